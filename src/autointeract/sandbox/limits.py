@@ -110,7 +110,7 @@ def kill_group(pgid: int) -> None:
 
 
 def pids_of_uid(uid: int) -> list[int]:
-    """Pids whose ``/proc/<pid>`` is owned by ``uid`` (their effective uid)."""
+    """Live (not zombie) pids whose ``/proc/<pid>`` is owned by ``uid`` (effective uid)."""
     out = []
     try:
         names = os.listdir("/proc")
@@ -120,10 +120,14 @@ def pids_of_uid(uid: int) -> list[int]:
         if not name.isdigit():
             continue
         try:
-            if os.stat(f"/proc/{name}").st_uid == uid:
-                out.append(int(name))
-        except OSError:
+            if os.stat(f"/proc/{name}").st_uid != uid:
+                continue
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                state = fh.read().rpartition(b")")[2].split()[0]
+        except (OSError, IndexError):
             continue
+        if state not in (b"Z", b"X"):  # dead ones wait for init to reap them
+            out.append(int(name))
     return out
 
 
