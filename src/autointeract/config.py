@@ -60,6 +60,7 @@ class LLMConfig(StrictModel):
     backoff_max_s: float = 20.0
     local_n_threads: int | None = None
     local_n_ctx: int = 4096
+    local_model_dir: str | None = None  # where joined embedded-model files live (default ~/.cache)
 
 
 def _set_dotted(data: dict[str, Any], dotted: str, value: Any) -> None:
