@@ -5,7 +5,9 @@ one JSON value per line (the positional arguments). It writes exactly one record
 ``<nonce> <json>``, to the original stdout, whose fd is kept private; the solution's own
 prints go to stderr. Expected outputs never enter the sandbox: the parent compares. So a
 solution can fake nothing useful: printing "Accepted" or JSON lands on stderr, exiting
-early leaves no record, and a record without this run's nonce is ignored.
+early leaves no record, and a record without this run's nonce is ignored. The harness binds
+``json.dumps``, ``os.write`` and ``os._exit`` before the solution runs, so patching those
+modules does not reach it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ PRELUDE = (
 
 HARNESS = r'''
 import json, os, sys
-def _main():
+def _main(dumps=json.dumps, loads=json.loads, write=os.write, exit_now=os._exit):
     data = sys.stdin.read()
     nonce, _, rest = data.partition("\n")
     out = os.dup(1)
@@ -30,9 +32,9 @@ def _main():
     sys.stdin = open(os.devnull)
     path, func = sys.argv[1], sys.argv[2]
     def emit(rec):
-        os.write(out, (nonce + " " + json.dumps(rec) + "\n").encode())
+        write(out, (nonce + " " + dumps(rec) + "\n").encode())
     try:
-        args = [json.loads(line) for line in rest.splitlines() if line.strip()]
+        args = [loads(line) for line in rest.splitlines() if line.strip()]
         with open(path) as fh:
             src = fh.read()
         ns = {"__name__": "__solution__", "__builtins__": __builtins__}
@@ -44,19 +46,18 @@ def _main():
             target = ns[func]
         else:
             emit({"status": "error", "error": "NameError: no Solution." + func + " or " + func + "()"})
-            return
+            exit_now(0)
         value = target(*args)
-        text = json.dumps(value, default=lambda o: sorted(o) if isinstance(o, (set, frozenset)) else list(o))
+        text = dumps(value, default=lambda o: sorted(o) if isinstance(o, (set, frozenset)) else list(o))
     except MemoryError:
         emit({"status": "error", "error": "MemoryError"})
-        return
+        exit_now(0)
     except BaseException as exc:
         emit({"status": "error", "error": type(exc).__name__ + ": " + str(exc)[:500]})
-        return
-    os.write(out, (nonce + " " + '{"status": "ok", "value": ' + text + "}\n").encode())
+        exit_now(0)
+    write(out, (nonce + " " + '{"status": "ok", "value": ' + text + "}\n").encode())
+    exit_now(0)
 _main()
-sys.stdout.flush()
-os._exit(0)
 '''
 
 

@@ -11,7 +11,8 @@ Protected paths (``spec.protected_paths``, default ``tests``, ``conftest.py``,
 solution added there (a planted ``conftest.py`` could force every test to pass). Edits to
 them are reported in ``meta.tampered``; with ``tamper_policy="fail"`` they also zero the
 result. Limitation: code under test runs inside the test process, so it could write the
-gates file itself; the trusted script must write it last (truncating).
+gates file itself; the trusted script must write it last (truncating). A script that
+writes nothing fails (the exit code alone is trusted only with ``exit_code_fallback``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class RepoVerifierConfig(StrictModel):
     log_dir: str | None = None
     tamper_policy: Literal["restore", "fail"] = "restore"
     pass_threshold: float = 1.0
+    exit_code_fallback: bool = False
 
 
 class RepoRun(BaseModel):
@@ -204,9 +206,13 @@ def parse_gates(text: str, *, threshold: float = 1.0) -> tuple[list[CriterionRes
     return crits, weights
 
 
-def grade_repo(run: RepoRun, *, tamper_policy: str = "restore",
-               threshold: float = 1.0) -> VerifierResult:
-    """Grade a repository run. Pure. Gates win; else ``reward.txt``; else the exit code."""
+def grade_repo(run: RepoRun, *, tamper_policy: str = "restore", threshold: float = 1.0,
+               exit_code_fallback: bool = False) -> VerifierResult:
+    """Grade a repository run. Pure. Gates win; else ``reward.txt``; else nothing passes.
+
+    The exit code counts only with ``exit_code_fallback``: code under test runs inside the
+    test process, so a solution that exits 0 early would otherwise pass.
+    """
     ex, meta = run.exec, {"tampered": run.tampered, "exit_code": run.exec.exit_code}
     if ex.limit == "spawn":
         return VerifierResult(verified=False, error=ex.error or "test command did not start",
@@ -233,8 +239,10 @@ def grade_repo(run: RepoRun, *, tamper_policy: str = "restore",
                                  verdict="PASS" if reward >= threshold else "FAIL",
                                  detail=f"reward={reward:g}")]
     else:
-        ok = ex.exit_code == 0 and ex.limit is None
+        ok = exit_code_fallback and ex.exit_code == 0 and ex.limit is None
         why = f"limit: {ex.limit}" if ex.limit else f"exit {ex.exit_code}"
+        if not exit_code_fallback:
+            why = f"no gates.json or reward.txt written ({why})"
         crits = [CriterionResult(name="test_command", passed=ok, verdict="PASS" if ok else "FAIL",
                                  detail=why, time_s=round(ex.wall_s, 3))]
     if ex.limit in ("wall", "cpu"):
@@ -249,4 +257,5 @@ def verify_repo(spec: VerifierSpec, sandbox: Sandbox, *, repo: str = ".",
     """Run and grade a repository task (see :func:`run_repo_verifier`)."""
     cfg = config or RepoVerifierConfig()
     run = run_repo_verifier(spec, sandbox, repo=repo, config=cfg)
-    return grade_repo(run, tamper_policy=cfg.tamper_policy, threshold=cfg.pass_threshold)
+    return grade_repo(run, tamper_policy=cfg.tamper_policy, threshold=cfg.pass_threshold,
+                      exit_code_fallback=cfg.exit_code_fallback)
