@@ -61,20 +61,23 @@ _CORRECTION = _rx(
     r"\b(that'?s|this is|it'?s) (wrong|not (right|correct|what))",
     r"\binstead\b", r"\bi (said|asked|told you|meant)\b", r"\bwhy did you\b", r"\bi reverted\b",
     r"^\s*(it|this|that|they) (should|shouldn'?t|should not|must|must not)\b",
+    r"\bi (want|wanted|meant) (it|them|this|that)\b",
     r"\bplease (revert|undo)\b", r"\bnot like that\b", r"\byou misunderstood\b",
 )
 _FAILURE = _rx(
     r"traceback \(most recent call last\)", r"^\s*\w*(error|exception)\b.*:", r"\berror\[e\d+",
     r"\b(doesn'?t|does not|didn'?t|did not|isn'?t|is not|won'?t|can'?t) (work|compile|build|run|"
     r"load|start|pass|show|render|fix)", r"\bnot (working|fixed|compiling|rendering)\b",
-    r"\bstill (fail|failing|broken|crash|the same|not|doesn|get|getting|see|seeing|happen|there)",
+    r"\b(still|again) (fail\w*|broken|crash\w*|the same|not|doesn\S*|don\S*|isn\S*|get\w*|see\w*|"
+    r"happen\w*|there|reads|uses|has|shows|returns|calls|prints|wrong|empty)\b",
     r"\b(fails?|failing|failed|crash(es|ed|ing)?|panic(s|ked)?|segfault|broke|broken|hangs?)\b",
     r"\b(i|we) (get|got|am getting|'m getting|see|saw) (an? |the |this )?(error|exception|warning)",
     r"\bexit (code|status) [1-9]", r"^\s*at \S+ \(.*:\d+:\d+\)", r"\bmust be fixed\b",
     r"\b(doesn'?t|does not|didn'?t|did not|won'?t|isn'?t) (actually|really|even|seem to) ",
 )
 _NEW_REQ = _rx(
-    r"^\s*(also|additionally|and also|plus|oh and|one more thing|another thing|next,?|then,? also)\b",
+    r"(^|[.!;]\s+)(also|additionally|and also|plus|oh and|one more thing|another thing|next,?|"
+    r"then,? also)\b", r"^\s*and (a|an|add|maybe|make)\b",
     r"\b(can|could|would) you also\b", r"\b(let'?s|please|we should|we also need to) also\b",
     r"^\s*(ok(ay)?|great|nice|thanks|cool|good|perfect)[,.!]*\s+(now|next|also)\b",
     r"^\s*now (add|make|implement|write|create|support|do|let'?s|we need|can you|update|change)\b",
@@ -83,7 +86,7 @@ _NEW_REQ = _rx(
 )
 _APPROVAL = _rx(
     r"^\s*(thanks?|thank you|thx|ty|lgtm|looks good|looks great|perfect|great|awesome|nice|"
-    r"excellent|good job|well done|cool|ok(ay|i)?|k|yes|yep|yeah|yup|sure|correct|exactly|"
+    r"excellent|good|good job|well done|cool|ok(ay|i)?|k|yes|yep|yeah|yup|sure|correct|exactly|"
     r"sounds good|go ahead|go for it|do it|proceed|continue|ship it|approved|works( now)?|"
     r"that works|it works|all good|great work|love it|\+1|👍)\b",
 )
@@ -100,6 +103,7 @@ _REQUEST_START = _rx(
 )
 _POLITE = _rx(r"^\s*(now |then |and |so )?(please|pls|plz|(can|could|would|will) (you|we)\b(?! (tell|explain|"
               r"think|see|confirm|check if|clarify)))")
+_THANKS = _rx(r"\b(thanks|thank you|thx|works now|working now|lgtm|looks good|perfect)\b")
 _APPROVAL_MAX_WORDS = 6
 
 
@@ -128,13 +132,15 @@ class RuleLabeler:
         head = s[:600]
         ack = _APPROVAL.match(head)
         rest = head[ack.end():].lstrip(" ,.!-:;") if ack else head  # "ok, commit" -> "commit"
-        asks = bool(_REQUEST_START.search(rest))
+        asks = any(_REQUEST_START.search(p) for p in re.split(r"[.!;]\s+", rest))
         checks: list[tuple[UserAct, str, bool]] = [
             (UserAct.CORRECTION, "negation_or_redirect", bool(_CORRECTION.search(head))),
             (UserAct.FAILURE_REPORT, "failure_phrase_or_trace", bool(_FAILURE.search(s[:3000]))),
             (UserAct.NEW_REQUIREMENT, "scope_added", bool(_NEW_REQ.search(head))),
             (UserAct.APPROVAL, "short_acknowledgement", ack is not None and "?" not in s
              and (len(rest.split()) <= 2 or (len(s.split()) <= _APPROVAL_MAX_WORDS and not asks))),
+            (UserAct.APPROVAL, "thanks", len(s.split()) <= 8 and "?" not in s
+             and bool(_THANKS.search(head))),
             (UserAct.REQUEST, "polite_ask", asks and bool(_POLITE.match(rest))),
             (UserAct.QUESTION, "question_mark", "?" in s),
             (UserAct.QUESTION, "question_word", bool(_QUESTION_START.search(rest)) and not asks),
