@@ -5,6 +5,7 @@ import pytest
 from autointeract.sandbox.base import LocalSandboxConfig
 from autointeract.sandbox.local import LocalSandbox
 
+
 @pytest.fixture
 def make_local():
     made: list[LocalSandbox] = []

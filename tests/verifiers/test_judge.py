@@ -132,8 +132,8 @@ def test_functional_spoofs_earn_nothing(problems, sol):
     spec = problems["ai-count-peaks"].to_verifier_spec()
     res = judge(spec, sol, config=FAST)
     # at most the tests whose answer the forged value happens to equal (here: 2 of 5)
-    passed = [c.name for c, t in zip(res.criteria, spec.tests) if c.passed]
-    assert all(t.output.strip() == "2" for c, t in zip(res.criteria, spec.tests) if c.passed), passed
+    pairs = list(zip(res.criteria, spec.tests, strict=True))
+    assert all(t.output.strip() == "2" for c, t in pairs if c.passed), res.meta["verdicts"]
     assert not res.passed
 
 

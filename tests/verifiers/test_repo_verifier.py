@@ -20,6 +20,8 @@ from autointeract.verifiers.repo import (
     verify_repo,
 )
 
+FIXED = "def add(a, b):\n    return a + b\n\ndef mul(a, b):\n    return a * b\n"
+BUGGY = FIXED.replace("a + b", "a - b")
 TEST_SH = textwrap.dedent("""\
     #!/bin/sh
     # trusted verifier: one gate per behaviour, written last
@@ -43,7 +45,7 @@ TEST_SH = textwrap.dedent("""\
 def pristine(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
     (repo / "tests").mkdir(parents=True)
-    (repo / "calc.py").write_text("def add(a, b):\n    return a - b\n\ndef mul(a, b):\n    return a * b\n")
+    (repo / "calc.py").write_text(BUGGY)
     (repo / "tests" / "test.sh").write_text(TEST_SH)
     return repo
 
@@ -69,7 +71,7 @@ def test_unfixed_repo_fails_one_gate(sb, pristine, spec):
 
 def test_fixed_repo_passes(sb, pristine, spec):
     copy_into(sb, pristine)
-    sb.write_file("calc.py", "def add(a, b):\n    return a + b\n\ndef mul(a, b):\n    return a * b\n")
+    sb.write_file("calc.py", FIXED)
     res = verify(spec, sandbox=sb)
     assert res.passed and res.score == 1.0
 
@@ -93,7 +95,7 @@ def test_editing_the_test_script_earns_nothing(sb, pristine, spec):
 
 def test_tamper_policy_fail_zeroes_the_result(sb, pristine, spec):
     copy_into(sb, pristine)
-    sb.write_file("calc.py", "def add(a, b):\n    return a + b\n\ndef mul(a, b):\n    return a * b\n")
+    sb.write_file("calc.py", FIXED)
     sb.write_file("tests/test.sh", "exit 0\n")
     res = verify_repo(spec, sb, config=RepoVerifierConfig(tamper_policy="fail"))
     assert res.score == 0 and {c.verdict for c in res.criteria} == {"TAMPERED"}

@@ -172,7 +172,7 @@ class DockerSandbox:
         if box is not None:
             try:
                 box.remove(force=True)
-            except Exception:  # noqa: BLE001 - best effort on teardown
+            except Exception:
                 pass
 
     def __enter__(self) -> DockerSandbox:

@@ -17,6 +17,7 @@ What holds where (measured at runtime by :func:`probe_network` and reported in
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import resource
@@ -103,10 +104,8 @@ def probe_network(flags: int) -> tuple[bool, str]:
 
 def kill_group(pgid: int) -> None:
     """SIGKILL a process group, ignoring a group that is already gone."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def pids_of_uid(uid: int) -> list[int]:

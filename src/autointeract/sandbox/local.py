@@ -24,7 +24,11 @@ from pathlib import Path
 
 from autointeract.errors import SandboxUnavailable
 from autointeract.sandbox import limits as lim
-from autointeract.sandbox.base import ExecResult, Isolation, LimitHit, LocalSandboxConfig
+from autointeract.sandbox.base import (
+    ExecResult,
+    Isolation,
+    LocalSandboxConfig,
+)
 from autointeract.sandbox.paths import inside
 
 LOG_DIR = ".sandbox"

@@ -22,7 +22,9 @@ def judge(
 ) -> None:
     """Judge SOLUTION on a problem's tests; exits 0 whatever the verdict.
 
-    Example: autointeract judge data/problems/lcb_sample.jsonl sol.py --problem-id ai-even-sum --json
+    Example:
+
+      autointeract judge data/problems/lcb_sample.jsonl sol.py --problem-id ai-even-sum --json
     """
     from autointeract.verifiers.judge import judge as run_judge
     from autointeract.verifiers.lcb_format import find_problem, load_lcb_jsonl

@@ -45,10 +45,11 @@ def _main(dumps=json.dumps, loads=json.loads, write=os.write, exit_now=os._exit)
         elif callable(ns.get(func)):
             target = ns[func]
         else:
-            emit({"status": "error", "error": "NameError: no Solution." + func + " or " + func + "()"})
+            missing = "NameError: no Solution." + func + " or " + func + "()"
+            emit({"status": "error", "error": missing})
             exit_now(0)
         value = target(*args)
-        text = dumps(value, default=lambda o: sorted(o) if isinstance(o, (set, frozenset)) else list(o))
+        text = dumps(value, default=lambda o: sorted(o) if isinstance(o, set | frozenset) else list(o))
     except MemoryError:
         emit({"status": "error", "error": "MemoryError"})
         exit_now(0)

@@ -166,7 +166,8 @@ def load_lcb_jsonl(path: str | Path) -> list[LCBProblem]:
     return out
 
 
-def find_problem(problems: list[LCBProblem], problem_id: str, *, file: str = "<problems>") -> LCBProblem:
+def find_problem(problems: list[LCBProblem], problem_id: str, *,
+                 file: str = "<problems>") -> LCBProblem:
     """The problem with ``question_id == problem_id``.
 
     Raises:

@@ -136,7 +136,8 @@ def run_repo_verifier(spec: VerifierSpec, sandbox: Sandbox, *, repo: str = ".",
     if not spec.test_command:
         raise ConfigError("a repo spec needs test_command", field="verifier.test_command")
     if not spec.repo_dir or not Path(spec.repo_dir).is_dir():
-        raise ConfigError(f"pristine repo_dir not found: {spec.repo_dir}", field="verifier.repo_dir")
+        raise ConfigError(f"pristine repo_dir not found: {spec.repo_dir}",
+                          field="verifier.repo_dir")
     protected = list(spec.protected_paths or DEFAULT_PROTECTED)
     tampered = restore_protected(sandbox, pristine_dir=spec.repo_dir, protected=protected,
                                  repo=repo)
@@ -174,7 +175,8 @@ def _gate(name: str, value: Any, threshold: float) -> tuple[CriterionResult, flo
     raise ValueError(f"gate '{name}': unsupported value {value!r:.60}")
 
 
-def parse_gates(text: str, *, threshold: float = 1.0) -> tuple[list[CriterionResult], dict[str, float]]:
+def parse_gates(text: str, *,
+                threshold: float = 1.0) -> tuple[list[CriterionResult], dict[str, float]]:
     """Parse ``gates.json``: ``{name: bool|score|{passed|score, weight}}`` or a list of
     ``{id|name, passed|score, weight}`` (optionally wrapped in ``{"gates": ...}``).
 
