@@ -197,8 +197,12 @@ def label_session(session: Session, *, labeler: ActLabeler | None = None) -> Ses
 
 
 def session_acts(session: Session) -> list[UserAct]:
-    """The acts of a session's genuine user turns (rule-labeled where not yet labeled)."""
+    """The acts of a session's genuine user turns: ``meta.act`` where it holds a valid act,
+    the rule label elsewhere."""
     turns = session.user_turns()
-    if all("act" in m.meta for m in turns):
+    valid = {a.value for a in UserAct}
+    if all(m.meta.get("act") in valid for m in turns):
         return [UserAct(m.meta["act"]) for m in turns]
-    return [lab.act for lab in label_turns([m.content for m in turns])]
+    rules = label_turns([m.content for m in turns])
+    return [UserAct(m.meta["act"]) if m.meta.get("act") in valid else lab.act
+            for m, lab in zip(turns, rules, strict=True)]

@@ -94,8 +94,8 @@ def ingest_cmd(
     paths, stats = write_outputs(corpus, out.parent, sessions_name=out.name)
     _report_issues(corpus)
     n_turns = stats.n_user_turns
-    typer.echo(f"wrote {len(corpus.sessions)} sessions ({n_turns} user turns) to {paths['sessions']}; "
-               f"stats in {paths['stats']}")
+    typer.echo(f"wrote {len(corpus.sessions)} sessions ({n_turns} user turns) to {paths['sessions_path']}; "
+               f"stats in {paths['stats_path']}")
 
 
 def _table(stats: Any, title: str) -> Any:

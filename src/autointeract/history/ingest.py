@@ -61,11 +61,11 @@ def write_outputs(corpus: Corpus, out_dir: str | Path, *,
     """
     d = Path(out_dir)
     d.mkdir(parents=True, exist_ok=True)
-    paths = {"sessions": str(d / sessions_name), "stats": str(d / "stats.json"),
-             "issues": str(d / "issues.jsonl")}
-    write_sessions_jsonl(corpus.sessions, paths["sessions"])
+    paths = {"sessions_path": str(d / sessions_name), "stats_path": str(d / "stats.json"),
+             "issues_path": str(d / "issues.jsonl")}
+    write_sessions_jsonl(corpus.sessions, paths["sessions_path"])
     stats = corpus_stats(corpus.sessions)
-    Path(paths["stats"]).write_text(stats.model_dump_json(indent=2), encoding="utf-8")
-    Path(paths["issues"]).write_text("".join(i.model_dump_json() + "\n" for i in corpus.issues),
+    Path(paths["stats_path"]).write_text(stats.model_dump_json(indent=2), encoding="utf-8")
+    Path(paths["issues_path"]).write_text("".join(i.model_dump_json() + "\n" for i in corpus.issues),
                                      encoding="utf-8")
     return paths, stats

@@ -96,11 +96,13 @@ class HubTables:
         revision: A commit or branch.
         split: The split to read.
         batch_size: Rows per batch.
+        cache_dir: Where ``datasets`` caches downloads (its default when omitted).
     """
 
     def __init__(self, repo: str = "SALT-NLP/SWE-chat", *, token: str | None = None,
                  token_env: str = "HF_TOKEN", revision: str | None = None, split: str = "train",
-                 batch_size: int = 65_536) -> None:
+                 batch_size: int = 65_536, cache_dir: str | None = None) -> None:
+        self.cache_dir = cache_dir
         self.repo, self.name = repo, f"hf:{repo}"
         self.token = token or os.environ.get(token_env) or None
         self.revision, self.split, self.batch_size = revision, split, batch_size
@@ -112,7 +114,8 @@ class HubTables:
 
             try:
                 self._cache[table] = datasets.load_dataset(
-                    self.repo, table, split=self.split, token=self.token, revision=self.revision)
+                    self.repo, table, split=self.split, token=self.token, revision=self.revision,
+                    cache_dir=self.cache_dir)
             except ValueError as exc:  # unknown config: the table is not in this repository
                 if "BuilderConfig" in str(exc) or "config" in str(exc).lower():
                     self._cache[table] = None
