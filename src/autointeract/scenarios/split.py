@@ -44,8 +44,12 @@ _TASK_VERB = re.compile(r"\b(find|return|print|output|determine|compute|count|ca
 _DETAIL = re.compile(r"\d|\b(if|otherwise|unless|must|at most|at least|exactly|only|distinct|"
                      r"modulo|empty|negative|ties?|case-?insensitive|round|-1|each|every)\b", re.I)
 _MATH = re.compile(r"\$[^$]*\$|\\\([^)]*\\\)")
+_NUMBER_SIDE = re.compile(r"(?:^|[\s<>=≤≥])-?\d[\d^*.]*(?:$|[\s<>=≤≥,])")
 _PAREN = re.compile(r"\s*\([^()]*\)")
-_BOUND = re.compile(r"[^,;.]*(?:<=|>=|≤|≥|<|>|10\^|\d{2,})[^,;.]*")
+_BOUND = re.compile(
+    r"(?:\b(?:where|with|such that)\s+)?[-\w^*.|]+\s*(?:<=|>=|≤|≥|<|>)\s*[-\w^*.|\[\]]+"
+    r"(?:\s*(?:<=|>=|≤|≥|<|>)\s*[-\w^*.|]+)?"
+    r"|\b(?:at most|at least|up to|no more than|not exceeding)\s+[-\d^*., ]*\d")
 _OPENERS = (
     "Can you write a program for me? {core}",
     "I need some code for this: {core}",
@@ -107,20 +111,33 @@ def sentences(text: str) -> list[str]:
 
 def soften(sentence: str) -> str:
     """Drop formulas, parentheticals and numeric bounds, so the request states no limits."""
-    s = _MATH.sub("it", sentence)
+    s = _MATH.sub(lambda m: m.group().strip("$\\()") if re.fullmatch(
+        r"\$?\\?\(?[A-Za-z]\w{0,3}\\?\)?\$?", m.group()) else "", sentence)
     s = _PAREN.sub("", s)
-    s = _BOUND.sub(lambda m: "" if re.search(r"<=|>=|≤|≥|10\^", m.group()) else m.group(), s)
-    s = re.sub(r"\s{2,}", " ", s).strip(" ,;")
+    s = _BOUND.sub(lambda m: "" if _NUMBER_SIDE.search(m.group()) else m.group(), s)
+    s = re.sub(r"\s+([,;.?!])", r"\1", re.sub(r"\s{2,}", " ", s))
+    s = re.sub(r"([,;])\s*(?=[,;.]|$)", "", s).strip(" ,;")
     return s if s.endswith((".", "?", "!")) else s + "."
 
 
-def core_sentence(legend: str, *, title: str = "") -> str:
-    """The legend's sentence that says what to compute (else its first sentence, else the title)."""
+_DEICTIC = re.compile(r"\b(this|that|it|such|them|these|those)\b", re.I)
+
+
+def core_sentences(legend: str, *, title: str = "") -> list[str]:
+    """The legend's sentence that says what to compute (else its first sentence, else the
+    title), preceded by the sentence before it when it is short or leans on it ("Determine
+    whether this is possible.")."""
     sents = sentences(legend)
-    for s in sents:
-        if _TASK_VERB.search(s):
-            return s
-    return sents[0] if sents else (title or "Solve this problem.")
+    if not sents:
+        return [title or "Solve this problem."]
+    i = next((k for k, s in enumerate(sents) if _TASK_VERB.search(s)), 0)
+    short = len(sents[i].split()) < 8 or _DEICTIC.search(sents[i]) is not None
+    return sents[i - 1:i + 1] if i > 0 and short else [sents[i]]
+
+
+def core_sentence(legend: str, *, title: str = "") -> str:
+    """:func:`core_sentences` joined by a space."""
+    return " ".join(core_sentences(legend, title=title))
 
 
 def vague_request(statement: str, *, title: str = "", seed: int = 0,
@@ -168,14 +185,13 @@ def statement_requirements(statement: str, *, tests: list[TestCase], n_public: i
     """
     sections = split_sections(statement)
     legend = " ".join(s.text for s in sections if s.kind == "legend")
-    core = core_sentence(legend, title=title) if legend else ""
+    cores = core_sentences(legend, title=title) if legend else []
     order = _by_size(tests)
     everything, large, small = list(range(len(tests))), _third(order, largest=True), \
         _third(order, largest=False)
     reqs: list[Requirement] = []
-    details = [s for s in sentences(legend) if s != core and _DETAIL.search(s)]
-    if soften(core) != (core if core.endswith((".", "?", "!")) else core + "."):
-        details.insert(0, core)  # the softened opening lost a detail of the core sentence
+    details = [s for s in sentences(legend) if s not in cores and _DETAIL.search(s)]
+    details[:0] = [c for c in cores if soften(c) != c]  # softening dropped a detail of it
     random.Random(seed).shuffle(details)
     reqs += [Requirement(text=d, trigger="failed_test", tests=small) for d in details[:max_details]]
     labels = {"input": "Input format", "output": "Output format", "constraints": "Constraints",
@@ -188,7 +204,11 @@ def statement_requirements(statement: str, *, tests: list[TestCase], n_public: i
         trigger = "asked" if sec.kind in ("input", "output") else "failed_test"
         reqs.append(Requirement(text=f"{labels[sec.kind]}: {_condense(sec.text)}",
                                 trigger=trigger, tests=covers))
-    if n_public and tests:
+    examples = next((s.text for s in sections if s.kind == "examples" and s.text), "")
+    if not n_public and examples and tests:
+        reqs.append(Requirement(text=f"Example: {_condense(examples)}", trigger="asked",
+                                tests=[0]))  # archives put the sample first
+    elif n_public and tests:
         ex = tests[0]
         reqs.append(Requirement(
             text=f"For example, on input\n{ex.input.strip()}\nthe answer is\n{ex.output.strip()}",

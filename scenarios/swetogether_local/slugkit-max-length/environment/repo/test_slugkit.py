@@ -1,0 +1,9 @@
+from slugkit import slugify
+
+
+def test_basic():
+    assert slugify("Hello, World!") == "hello-world"
+
+
+def test_custom_separator():
+    assert slugify("a b c", sep="_") == "a_b_c"
