@@ -31,6 +31,16 @@ def check_models(client: LLMClient, models: list[ModelConfig], *, max_tokens: in
     """
     out = []
     for m in models:
+        if m.model.startswith("local/"):  # load (and verify) the weights outside the timing
+            from autointeract.llm.local import local_model_handler
+
+            try:
+                local_model_handler().get(m.model.split("/", 1)[1], n_ctx=client.config.local_n_ctx,
+                                          n_threads=client.config.local_n_threads,
+                                          model_dir=client.config.local_model_dir)
+            except Exception as exc:
+                out.append(CheckResult(m.model, "", 0, 0.0, False, error=str(exc)[:300]))
+                continue
         try:
             c = client.complete(m, CHECK_PROMPT, stage="models_check", cache=use_cache,
                                 temperature=0.0, max_tokens=max_tokens, seed=0)

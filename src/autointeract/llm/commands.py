@@ -41,7 +41,8 @@ def check(
     for r in results:
         source = "error: " + r.error if r.error else ("cache (tokens/s as generated)" if r.cached
                                                      else "generated")
-        table.add_row(r.model, r.reply.splitlines()[0][:70] if r.reply else "",
+        one_line = " ".join(ln.strip() for ln in r.reply.splitlines() if ln.strip("` \t"))
+        table.add_row(r.model, one_line[:60],
                       str(r.completion_tokens), f"{r.tokens_per_s:.1f}", source)
     Console().print(table)
     n_cached = sum(r.cached for r in results)

@@ -111,7 +111,7 @@ def _join_parts(spec: LocalModelSpec, out: Path) -> None:
 
 
 _path_lock = threading.Lock()
-_verified: dict[str, Path] = {}
+_verified: dict[tuple[str, str], Path] = {}
 
 
 def model_path(name: str, *, model_dir: str | Path | None = None) -> Path:
@@ -120,19 +120,20 @@ def model_path(name: str, *, model_dir: str | Path | None = None) -> Path:
         raise ModelFileError(f"unknown embedded model 'local/{name}' (have: "
                              f"{', '.join('local/' + k for k in SPECS)})")
     spec = SPECS[name]
+    folder = Path(model_dir or default_model_dir())
     with _path_lock:
-        if name in _verified:
-            return _verified[name]
+        if (name, str(folder)) in _verified:
+            return _verified[(name, str(folder))]
         if spec.single_file:
             path = _dist_file(*spec.single_file)
             verify_model_file(path, spec)
         else:
-            path = Path(model_dir or default_model_dir()) / f"{name}.gguf"
+            path = folder / f"{name}.gguf"
             if path.exists():
                 verify_model_file(path, spec)  # refuse a tampered cache file
             else:
                 _join_parts(spec, path)
-        _verified[name] = path
+        _verified[(name, str(folder))] = path
         return path
 
 
