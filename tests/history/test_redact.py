@@ -38,6 +38,7 @@ def test_secret_is_redacted(text: str, kind: str, secret: str) -> None:
     "token: this is fine",
     "skip the sk- prefix check",
     "https://github.com/owner/repo",
+    "#[light_account(associated_token::mint = mint_account)]",
 ])
 def test_ordinary_text_is_kept(text: str) -> None:
     assert redact(text) == text

@@ -34,7 +34,7 @@ _ASSIGN_KEYS = (r"password|passwd|pwd|passphrase|secret|secret[_-]?key|api[_-]?k
                 r"access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|"
                 r"private[_-]?key|secret_access_key|token")
 # key, separator (with optional quotes), then the value; group "val" is what gets replaced.
-_ASSIGN = re.compile(rf"(?P<akey>(?i:{_ASSIGN_KEYS})\b[\"']?\s*(?:=|:)\s*[\"']?)"
+_ASSIGN = re.compile(rf"(?P<akey>(?i:{_ASSIGN_KEYS})\b[\"']?\s*(?:=|:(?!:))\s*[\"']?)(?!:)"
                      r"(?P<val>[^\s\"',;)}\]]{4,})")
 
 # values that are plainly not secrets (type annotations, placeholders, variable lookups)
