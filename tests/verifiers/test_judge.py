@@ -9,6 +9,7 @@ from autointeract.verifiers import verify
 from autointeract.verifiers.judge import JudgeConfig, TestRun, grade, grade_test, judge
 
 FAST = JudgeConfig(time_limit_s=2)
+ISOLATED = JudgeConfig(time_limit_s=2, batch=False)
 
 
 def _stdin_spec(*pairs, **kw):
@@ -127,10 +128,11 @@ def test_stdin_spoofs_earn_nothing(problems, sol):
     assert res.score == 0, res.meta["verdicts"]
 
 
+@pytest.mark.parametrize("cfg", [FAST, ISOLATED], ids=["batch", "isolated"])
 @pytest.mark.parametrize("sol", SPOOFS_FUNCTIONAL)
-def test_functional_spoofs_earn_nothing(problems, sol):
+def test_functional_spoofs_earn_nothing(problems, sol, cfg):
     spec = problems["ai-count-peaks"].to_verifier_spec()
-    res = judge(spec, sol, config=FAST)
+    res = judge(spec, sol, config=cfg)
     # at most the tests whose answer the forged value happens to equal (here: 2 of 5)
     pairs = list(zip(res.criteria, spec.tests, strict=True))
     assert all(t.output.strip() == "2" for c, t in pairs if c.passed), res.meta["verdicts"]
@@ -141,10 +143,12 @@ def test_grading_requires_the_nonced_record():
     spec = VerifierSpec(kind="functional", func_name="f", tests=[TestCase(input="1", output="2")])
     fake = ExecResult(exit_code=0, stdout='PASSED\n{"status": "ok", "value": 2}\nAccepted\n')
     assert grade(spec, [TestRun(index=0, exec=fake, nonce="n0nce")]).criteria[0].verdict == "RE"
-    two = ExecResult(exit_code=0, stdout='n0nce {"status": "ok", "value": 2}\n' * 2)
+    two = ExecResult(exit_code=0, stdout='n0nce 0 {"status": "ok", "value": 2}\n' * 2)
     crit = grade(spec, [TestRun(index=0, exec=two, nonce="n0nce")]).criteria[0]
     assert crit.verdict == "RE" and "spoofed" in crit.detail
-    good = ExecResult(exit_code=0, stdout='n0nce {"status": "ok", "value": 2}\n')
+    other = ExecResult(exit_code=0, stdout='n0nce 1 {"status": "ok", "value": 2}\n')
+    assert grade(spec, [TestRun(index=0, exec=other, nonce="n0nce")]).criteria[0].verdict == "RE"
+    good = ExecResult(exit_code=0, stdout='n0nce 0 {"status": "ok", "value": 2}\n')
     assert grade(spec, [TestRun(index=0, exec=good, nonce="n0nce")]).passed
     assert grade(spec, [TestRun(index=0, exec=good, nonce=None)]).criteria[0].verdict == "RE"
 
@@ -166,3 +170,23 @@ def test_patching_json_does_not_reach_the_harness(problems):
     sol = ("import json\njson.dumps = lambda *a, **k: '2'\n"
            "class Solution:\n    def countPeaks(self, nums):\n        return None\n")
     assert set(judge(spec, sol, config=FAST).meta["verdicts"]) == {"WA"}
+
+
+def test_batch_and_isolated_agree(problems, solutions):
+    for qid in ("ai-count-peaks", "ai-top-average", "ai-rotate-left"):
+        spec = problems[qid].to_verifier_spec()
+        for sol in (solutions[qid], "def nothing():\n    pass\n"):
+            a, b = judge(spec, sol, config=FAST), judge(spec, sol, config=ISOLATED)
+            assert a.meta["verdicts"] == b.meta["verdicts"], qid
+
+
+def test_batch_reruns_slow_and_crashing_tests_isolated():
+    tests = [TestCase(input=str(i), output=str(i), testtype="functional") for i in range(6)]
+    spec = VerifierSpec(kind="functional", func_name="f", tests=tests, memory_mb=256)
+    sol = ("import os, time\n"
+           "def f(x):\n"
+           "    if x == 2:\n        os._exit(3)          # kills the whole batch\n"
+           "    if x == 4:\n        while True: pass\n"
+           "    return x\n")
+    res = judge(spec, sol, config=JudgeConfig(time_limit_s=1))
+    assert res.meta["verdicts"] == ["AC", "AC", "RE", "AC", "TLE", "AC"]

@@ -36,6 +36,7 @@ class JudgeConfig(StrictModel):
     time_limit_s: float | None = None
     memory_mb: int | None = None
     stop_on_first_failure: bool = False
+    batch: bool = True
     workers: int = 1
     rel_tol: float = 1e-6
     abs_tol: float = 1e-9
@@ -63,10 +64,11 @@ def _last_line(text: str) -> str:
     return lines[-1][:300] if lines else ""
 
 
-def _functional_record(ex: ExecResult, nonce: str | None) -> tuple[dict | None, str]:
+def _functional_record(ex: ExecResult, nonce: str | None,
+                       index: int) -> tuple[dict | None, str]:
     if not nonce:
         return None, "no nonce recorded for this run"
-    prefix = nonce + " "
+    prefix = f"{nonce} {index} "
     recs = [ln[len(prefix):] for ln in ex.stdout.splitlines() if ln.startswith(prefix)]
     if len(recs) != 1:
         return None, "no result record" if not recs else f"{len(recs)} result records (spoofed?)"
@@ -102,7 +104,7 @@ def grade_test(test: TestCase, run: TestRun, *, kind: str, show_expected: bool =
             return crit("AC")
         shown = f"; expected {test.output.strip()[:80]!r}" if show_expected else ""
         return crit("WA", f"got {ex.stdout.strip()[:80]!r}{shown}")
-    rec, why = _functional_record(ex, run.nonce)
+    rec, why = _functional_record(ex, run.nonce, run.index)
     if rec is None:
         return crit("RE", f"{why} (exit {ex.exit_code}): {_last_line(ex.stderr)}")
     if rec.get("status") != "ok":
@@ -146,13 +148,17 @@ def _check_spec(spec: VerifierSpec) -> None:
 
 def _is_syntax_failure(run: TestRun) -> bool:
     ex = run.exec
-    return ex is not None and ex.exit_code != 0 and any(
+    return ex is not None and any(
         f"\n{s}:" in "\n" + ex.stderr or f'"error": "{s}' in ex.stdout for s in _SYNTAX)
+
+
+def _harness_argv(python: str, spec: VerifierSpec) -> list[str]:
+    return [python, "-I", "-c", harness_source(), SOLUTION_FILE, spec.func_name or ""]
 
 
 def run_one(spec: VerifierSpec, index: int, sandbox: Sandbox, *, python: str,
             timeout_s: float) -> TestRun:
-    """Run test ``index`` of ``spec`` against ``solution.py`` already in the sandbox."""
+    """Run test ``index`` of ``spec``, isolated, against ``solution.py`` in the sandbox."""
     test = spec.tests[index]
     cap = len(test.output.encode()) * 2 + 4096
     if spec.kind == "stdin":
@@ -160,17 +166,54 @@ def run_one(spec: VerifierSpec, index: int, sandbox: Sandbox, *, python: str,
                          capture_bytes=cap)
         return TestRun(index=index, exec=ex)
     nonce = secrets.token_hex(16)
-    ex = sandbox.run([python, "-I", "-c", harness_source(), SOLUTION_FILE, spec.func_name or ""],
-                     stdin=f"{nonce}\n{test.input}", timeout_s=timeout_s, capture_bytes=cap)
+    ex = sandbox.run(_harness_argv(python, spec), timeout_s=timeout_s, capture_bytes=cap,
+                     stdin=f"{nonce}\n{json.dumps([[index, test.input]])}")
     return TestRun(index=index, exec=ex, nonce=nonce)
+
+
+def run_batch(spec: VerifierSpec, indices: list[int], sandbox: Sandbox, *, python: str,
+              timeout_s: float) -> dict[int, TestRun]:
+    """Run many functional tests in one harness process (the fast path).
+
+    Only trustworthy records are kept: exactly one per test, and either a result within the
+    per-test time limit or a failure while loading the solution (deterministic). Every
+    other test (timed out, crashed, killed with the batch, recorded twice) is left out, to
+    be rerun isolated by :func:`run_one`.
+    """
+    nonce = secrets.token_hex(16)
+    cap = sum(len(spec.tests[i].output.encode()) * 2 + 256 for i in indices) + 4096
+    budget = min(timeout_s * len(indices), 2 * timeout_s + 0.05 * len(indices)) + 1.0
+    ex = sandbox.run(_harness_argv(python, spec), timeout_s=budget, capture_bytes=cap,
+                     stdin=f"{nonce}\n{json.dumps([[i, spec.tests[i].input] for i in indices])}")
+    lines: dict[int, list[str]] = {}
+    for line in ex.stdout.splitlines():
+        head, _, rest = line.partition(" ")
+        idx, _, body = rest.partition(" ")
+        if head == nonce and idx.isdigit():
+            lines.setdefault(int(idx), []).append(line)
+    out = {}
+    for i in indices:
+        if len(lines.get(i, [])) != 1:
+            continue
+        rec, _ = _functional_record(ExecResult(exit_code=0, stdout=lines[i][0]), nonce, i)
+        took = rec.get("time") if rec else None
+        ok = rec is not None and rec.get("status") == "ok" and isinstance(took, int | float) \
+            and took <= timeout_s
+        setup = rec is not None and rec.get("status") == "error" and rec.get("setup") is True
+        if ok or setup:
+            ex_i = ExecResult(exit_code=0, stdout=lines[i][0], wall_s=float(took or 0.0))
+            out[i] = TestRun(index=i, exec=ex_i, nonce=nonce)
+    return out
 
 
 def run_tests(spec: VerifierSpec, solution: str, *, sandbox: Sandbox,
               config: JudgeConfig | None = None) -> list[TestRun]:
     """Write the solution into ``sandbox`` and run every test of ``spec``.
 
-    A syntax error found on the first test, or any failure with ``stop_on_first_failure``,
-    marks the remaining tests as skipped instead of running them.
+    Functional tests first run as one batch (``config.batch``); what the batch could not
+    settle runs isolated, one process per test. A syntax error found on the first isolated
+    test, or any failure with ``stop_on_first_failure``, marks the remaining tests as
+    skipped instead of running them.
     """
     cfg = config or JudgeConfig()
     _check_spec(spec)
@@ -178,25 +221,34 @@ def run_tests(spec: VerifierSpec, solution: str, *, sandbox: Sandbox,
     timeout = cfg.time_limit_s or spec.time_limit_s
     sandbox.write_file(SOLUTION_FILE, solution)
     n = len(spec.tests)
-    if cfg.workers > 1 and not cfg.stop_on_first_failure and n > 1:
+    done: dict[int, TestRun] = {}
+    if spec.kind == "functional" and cfg.batch and n > 1:
+        done = run_batch(spec, list(range(n)), sandbox, python=python, timeout_s=timeout)
+
+    def failed(run: TestRun) -> bool:
+        return not grade_test(spec.tests[run.index], run, kind=spec.kind, rel_tol=cfg.rel_tol,
+                              abs_tol=cfg.abs_tol).passed
+
+    pending = [i for i in range(n) if i not in done]
+    stop = ""
+    if cfg.stop_on_first_failure and any(failed(r) for r in done.values()):
+        stop = "stopped after a failed test"
+    if pending and not stop and cfg.workers > 1 and not cfg.stop_on_first_failure:
         with ThreadPoolExecutor(max_workers=cfg.workers) as pool:
-            return list(pool.map(lambda i: run_one(spec, i, sandbox, python=python,
-                                                   timeout_s=timeout), range(n)))
-    runs: list[TestRun] = []
-    for i in range(n):
-        run = run_one(spec, i, sandbox, python=python, timeout_s=timeout)
-        runs.append(run)
-        stop = ""
-        if i == 0 and _is_syntax_failure(run):
-            stop = "solution does not compile"
-        elif cfg.stop_on_first_failure and not grade_test(
-                spec.tests[i], run, kind=spec.kind, rel_tol=cfg.rel_tol,
-                abs_tol=cfg.abs_tol).passed:
-            stop = f"stopped after test {i} failed"
+            for run in pool.map(lambda i: run_one(spec, i, sandbox, python=python,
+                                                  timeout_s=timeout), pending):
+                done[run.index] = run
+        pending = []
+    for k, i in enumerate(pending):
         if stop:
-            runs += [TestRun(index=j, skipped=True, reason=stop) for j in range(i + 1, n)]
-            break
-    return runs
+            done[i] = TestRun(index=i, skipped=True, reason=stop)
+            continue
+        run = done[i] = run_one(spec, i, sandbox, python=python, timeout_s=timeout)
+        if k == 0 and _is_syntax_failure(run):
+            stop = "solution does not compile"
+        elif cfg.stop_on_first_failure and failed(run):
+            stop = f"stopped after test {i} failed"
+    return [done[i] for i in range(n)]
 
 
 def judge(spec: VerifierSpec, solution: str, *, sandbox: Sandbox | None = None,
