@@ -40,7 +40,8 @@ _HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s*|\*\*|__)?\s*([A-Za-z][A-Za-z -]{1,30
                          r"(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$")
 _SENT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$\\(\"'])")
 _TASK_VERB = re.compile(r"\b(find|return|print|output|determine|compute|count|calculate|check|"
-                        r"decide|answer|report|minimi[sz]e|maximi[sz]e|how many|what is)\b", re.I)
+                        r"decide|answer|report|minimi[sz]e|maximi[sz]e|how many|what is|wants? to know|"
+                        r"smallest|largest|minimum|maximum|whether)\b", re.I)
 _DETAIL = re.compile(r"\d|\b(if|otherwise|unless|must|at most|at least|exactly|only|distinct|"
                      r"modulo|empty|negative|ties?|case-?insensitive|round|-1|each|every)\b", re.I)
 _MATH = re.compile(r"\$[^$]*\$|\\\([^)]*\\\)")
