@@ -34,6 +34,7 @@ app = typer.Typer(
 # name -> (module, attribute holding a typer.Typer or a command function, help)
 SUBCOMMANDS: list[tuple[str, str, str]] = [
     ("models", "autointeract.llm.commands:app", "Embedded and remote models: check, list."),
+    ("scenarios", "autointeract.scenarios.commands:app", "Task families: list, show, export, check."),
     ("judge", "autointeract.verifiers.commands:judge", "Judge a solution against a problem's tests."),
     ("history", "autointeract.history.commands:app", "Load real sessions, label user acts, statistics."),
     ("rollout", "autointeract.rollout.commands:rollout", "Run agent-user-sandbox episodes from a config."),

@@ -27,6 +27,7 @@ T = TypeVar("T", bound=BaseModel)
 STAGES: dict[str, str] = {
     "models_check": "autointeract.llm.stage:run_models_check",
     "history": "autointeract.history.stage:run",
+    "scenarios": "autointeract.scenarios.stage:run",
     "rollout": "autointeract.rollout.stage:run",
     "users_fit": "autointeract.users.stage:run_fit",
     "users_fidelity": "autointeract.users.stage:run_fidelity",
