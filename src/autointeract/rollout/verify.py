@@ -57,12 +57,13 @@ def reference_verifier(task: TaskSpec, solution: str | None, sandbox: Sandbox) -
 
 
 def failing_tests(result: VerifierResult) -> set[int]:
-    """Indices of failed ``test_<i>`` criteria (other criteria have no index)."""
+    """Indices of failed criteria: ``i`` of a ``test_<i>`` criterion, else its position
+    (so a repository's named gates map to ``Requirement.tests`` by order)."""
     out = set()
-    for c in result.criteria:
-        m = _TEST_NAME.match(c.name)
-        if m and not c.passed:
-            out.add(int(m.group(1)))
+    for pos, c in enumerate(result.criteria):
+        if not c.passed:
+            m = _TEST_NAME.match(c.name)
+            out.add(int(m.group(1)) if m else pos)
     return out
 
 
