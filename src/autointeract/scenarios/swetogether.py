@@ -164,6 +164,7 @@ def load_task_folder(folder: str | Path, *, max_instruction_chars: int = 20000) 
         "bash /tests/test.sh", docker_image=None if local else env.get("docker_image"),
         protected_paths=["tests"],
         meta={"runnable": local, "log_dir": None if local else "/logs/verifier",
+              "hidden_paths": ["tests"],  # absent from the working copy by design
               "workspace_dir": str(d / "environment" / "repo") if local else None,
               "gates": [g.model_dump() for g in gates]})
     later = "\n".join(f"- {r.text}" for r in reqs)
