@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -28,6 +28,10 @@ READ_ONLY = frozenset({"cat", "grep", "egrep", "fgrep", "rg", "ag", "ls", "find"
 READ_ONLY_GIT = frozenset({"log", "show", "diff", "status", "grep", "blame", "ls-files"})
 RETRIEVAL_TOOLS = frozenset({"read_file", "view", "open_file", "search", "grep", "list_files",
                              "find_file", "search_dir", "search_file", "str_replace_editor_view"})
+NEUTRAL = frozenset({"cd", "pushd", "popd", "true", "export", "set"})  # neither read nor write
+_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls"})
+# a redirection that writes a file: ``> f``, ``>> f``, ``2> f`` (but not ``2>&1``, not /dev/null)
+_WRITE_REDIRECT = re.compile(r"(^|[^>])>{1,2}\s*(?!&|/dev/null\b)[^\s]")
 _TEST_RUNNERS = re.compile(
     r"(^|[\s;&|(])(pytest|py\.test|python3? -m (pytest|unittest)|tox|nox|npm (run )?test|"
     r"yarn test|pnpm test|npx (jest|vitest|mocha)|jest|vitest|mocha|go test|cargo test|"
@@ -89,19 +93,25 @@ def is_retrieval(action: Action) -> bool:
     if action.tool not in ("bash", "shell", "run_shell", "execute_bash", "terminal"):
         return False
     segs = _segments(action.command)
-    if not segs:
-        return False
+    reads = 0
     for words in segs:
         head = words[0].rsplit("/", 1)[-1]
+        if head in NEUTRAL:
+            continue
         if head == "git" and len(words) > 1 and words[1] in READ_ONLY_GIT:
+            reads += 1
             continue
         if head == "sed" and "-n" in words and not any(w.startswith("-i") for w in words):
+            reads += 1
             continue
+        if head == "find" and _FIND_ACTIONS.intersection(words):
+            return False
         if head not in READ_ONLY:
             return False
-    if re.search(r"(^|[^>])>{1,2}\s*[^&\s]", action.command):  # writes through redirection
+        reads += 1
+    if _WRITE_REDIRECT.search(action.command):  # writes through redirection
         return False
-    return True
+    return reads > 0
 
 
 def is_formal_test(command: str) -> bool:
@@ -161,12 +171,22 @@ class RunBehavior:
     formal_test: bool
 
 
+def final_diff(traj: Trajectory) -> str | None:
+    """The run's final diff: ``meta['final_diff']``, else the diff the final repository
+    check recorded (``verifier.meta['diff']``, see :mod:`autointeract.eval.verify`)."""
+    diff = traj.meta.get("final_diff")
+    if diff is None and traj.verifier is not None:
+        diff = traj.verifier.meta.get("diff")
+    return diff if isinstance(diff, str) else None
+
+
 def run_behavior(traj: Trajectory, *, reference_patch: Any = None) -> RunBehavior:
-    """Behavior of one run. The final diff is read from ``traj.meta['final_diff']``."""
+    """Behavior of one run. The final diff is read by :func:`final_diff`; the reference
+    patch is ``reference_patch`` or ``traj.meta['reference_patch']``."""
     acts = actions(traj)
     retr = [a for a in acts if is_retrieval(a)]
     rep, tot = repeated_share(a.output for a in retr)
-    diff = traj.meta.get("final_diff")
+    diff = final_diff(traj)
     ref = reference_patch if reference_patch is not None else traj.meta.get("reference_patch")
     touched = (len(diff_files(diff) & reference_files(ref))
                if diff is not None and ref is not None else None)
@@ -175,9 +195,16 @@ def run_behavior(traj: Trajectory, *, reference_patch: Any = None) -> RunBehavio
                        any(is_formal_test(a.command) for a in acts))
 
 
-def behavior_summary(trajs: Iterable[Trajectory]) -> dict[str, float | None]:
-    """Table-4 aggregates over a trajectory set (means over runs; repeated share pooled)."""
-    runs = [run_behavior(t) for t in trajs]
+def behavior_summary(trajs: Iterable[Trajectory], *,
+                     references: Mapping[str, Any] | None = None) -> dict[str, float | None]:
+    """Table-4 aggregates over a trajectory set (means over runs; repeated share pooled).
+
+    Args:
+        trajs: the runs.
+        references: reference patches by task id (else ``traj.meta['reference_patch']``).
+    """
+    refs = references or {}
+    runs = [run_behavior(t, reference_patch=refs.get(t.task_id)) for t in trajs]
     if not runs:
         return {"runs": 0}
     n = len(runs)
@@ -195,5 +222,9 @@ def behavior_summary(trajs: Iterable[Trajectory]) -> dict[str, float | None]:
     }
 
 
-def per_run_dicts(trajs: Iterable[Trajectory]) -> list[dict[str, Any]]:
-    return [{"episode_id": t.episode_id, **asdict(run_behavior(t))} for t in trajs]
+def per_run_dicts(trajs: Iterable[Trajectory], *,
+                  references: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """One row of Table-4 quantities per run (with its task id and seed)."""
+    refs = references or {}
+    return [{"episode_id": t.episode_id, "task_id": t.task_id, "seed": t.seed,
+             **asdict(run_behavior(t, reference_patch=refs.get(t.task_id)))} for t in trajs]
