@@ -22,21 +22,20 @@ from autointeract.errors import LLMError
 from autointeract.rollout.actions import TOOL_NAMES, extract_code, format_observation
 from autointeract.rollout.config import AgentConfig, EpisodeConfig
 from autointeract.rollout.protocols import Agent, AgentStep, UserObservation, UserSimulator, UserTurn
-from autointeract.rollout.reward import trajectory_reward, user_correction
+from autointeract.rollout.trajectory import build_trajectory, episode_id
 from autointeract.rollout.verify import (
     Verifier,
     failing_requirements,
+    is_pure,
     is_repo_task,
     no_solution,
     sandbox_verifier,
 )
 from autointeract.sandbox.base import Sandbox
+from autointeract.sandbox.fake import FakeSandbox
 from autointeract.types import Message, TaskSpec, ToolCall, Trajectory, VerifierResult
 
-
-def episode_id(task_id: str, solver: str, user: str, seed: int) -> str:
-    """A readable, unique id of one (task, solver, user, seed) episode."""
-    return f"{task_id}|{solver}|{user}|s{seed}"
+__all__ = ["EpisodeState", "episode_id", "run_episode"]
 
 
 @dataclass
@@ -102,7 +101,10 @@ class _Loop:
         if key in st.checks and not self.repo:
             return st.checks[key]
         t0 = time.perf_counter()
-        res = await asyncio.to_thread(self.verifier, st.task, solution, st.sandbox)
+        if is_pure(self.verifier):
+            res = self.verifier(st.task, solution, st.sandbox)
+        else:
+            res = await asyncio.to_thread(self.verifier, st.task, solution, st.sandbox)
         st.timings["verify_s"] += time.perf_counter() - t0
         if res.verified and not any(c.verdict in ("TLE", "MLE") for c in res.criteria):
             st.checks[key] = res  # limit verdicts may be load noise: check again next time
@@ -122,18 +124,24 @@ class _Loop:
                           meta={"act": turn.act, "stop": turn.stop, **turn.meta}))
         return turn
 
+    async def _blocking(self, fn: Any, *args: Any, **kw: Any) -> Any:
+        """Run a sandbox call in a worker thread (inline for the in-memory fake, where the
+        thread hop would cost more than the call)."""
+        if isinstance(self.st.sandbox, FakeSandbox):
+            return fn(*args, **kw)
+        return await asyncio.to_thread(fn, *args, **kw)
+
     async def _run_tool(self, call: ToolCall) -> str:
         sb, args = self.st.sandbox, call.arguments
         cwd = self.cfg.repo_path if self.repo else None
         if call.name == "run_python":
             name = f"snippet_{self.st.tool_calls}.py"
-            await asyncio.to_thread(sb.write_file, name, str(args.get("code", "")))
+            await self._blocking(sb.write_file, name, str(args.get("code", "")))
             cmd: Any = [getattr(sb, "python", "python3"), name]
             stdin, cwd = args.get("stdin"), None
         else:
             cmd, stdin = str(args.get("command", "")), None
-        res = await asyncio.to_thread(sb.run, cmd, stdin=stdin, timeout_s=self.tool_timeout,
-                                      cwd=cwd)
+        res = await self._blocking(sb.run, cmd, stdin=stdin, timeout_s=self.tool_timeout, cwd=cwd)
         return format_observation(res, max_chars=self.obs_chars)
 
     async def act(self, step: AgentStep) -> tuple[str, bool] | None:
@@ -237,7 +245,12 @@ async def run_episode(task: TaskSpec, agent: Agent, user: UserSimulator, *, seed
     cfg = config or EpisodeConfig()
     t_start = time.perf_counter()
     own = sandbox is None
-    sb = sandbox if sandbox is not None else await asyncio.to_thread(make_sandbox, cfg.sandbox)
+    inline_sb = cfg.sandbox.get("kind") == "fake"  # in memory: no thread hop needed
+    if sandbox is not None:
+        sb = sandbox
+    else:
+        sb = make_sandbox(cfg.sandbox) if inline_sb else await asyncio.to_thread(
+            make_sandbox, cfg.sandbox)
     verify_fn = verifier or (lambda t, s, b: sandbox_verifier(t, s, b, repo=cfg.repo_path))
     st = EpisodeState(task=task, seed=seed, sandbox=sb,
                       agent_state=agent.init_state(task, seed=seed),
@@ -256,32 +269,9 @@ async def run_episode(task: TaskSpec, agent: Agent, user: UserSimulator, *, seed
         final = (await loop.check(st.solution or st.candidate)
                  if loop.repo or (st.solution or st.candidate) is not None else no_solution(task))
     finally:
-        if own:
+        if own and inline_sb:
+            sb.close()
+        elif own:
             await asyncio.to_thread(sb.close)
-    return _trajectory(st, agent, user, final, loop.repo, episode, meta,
-                       time.perf_counter() - t_start)
-
-
-def _trajectory(st: EpisodeState, agent: Agent, user: UserSimulator, final: VerifierResult,
-                repo: bool, episode: str | None, meta: dict[str, Any] | None,
-                wall_s: float) -> Trajectory:
-    solution = st.solution or st.candidate
-    rb = trajectory_reward(final.score, n_tool_calls=st.tool_calls,
-                           finish_reason=st.finish_reason, tools_used=st.tools_used,
-                           solution=solution, require_solution=not repo)
-    profile = getattr(user, "profile", None)
-    return Trajectory(
-        episode_id=episode or episode_id(st.task.task_id, agent.name, user.name, st.seed),
-        task_id=st.task.task_id, solver=agent.name, user_model=user.name,
-        profile_id=getattr(profile, "id", None) or None, seed=st.seed,
-        messages=st.messages, finish_reason=st.finish_reason, n_tool_calls=st.tool_calls,
-        tools_used=sorted(set(st.tools_used)), user_acts=st.user_acts, verifier=final,
-        reward=rb.reward, user_correction=user_correction(st.user_acts),
-        tokens={"prompt": st.prompt_tokens, "completion": st.completion_tokens,
-                "total": st.tokens},
-        wall_s=round(wall_s, 4),
-        meta={"family": st.task.family, "turns": st.turns, "submitted": st.submitted,
-              "solution": solution, "n_checks": st.n_checks, "error": st.error,
-              "reward": {"grader": rb.grader, "effort": rb.effort, "gated": rb.gated,
-                         "reason": rb.reason},
-              "timings": {k: round(v, 4) for k, v in st.timings.items()}, **(meta or {})})
+    return build_trajectory(st, agent_name=agent.name, user=user, final=final, repo=loop.repo,
+                            episode=episode, meta=meta, wall_s=time.perf_counter() - t_start)

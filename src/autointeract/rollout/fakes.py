@@ -9,6 +9,7 @@ from the LLM layer's.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,19 +34,24 @@ class ScriptedAgent:
         actions: one per step; after the last one the agent repeats it (``cycle=False``)
             or starts over (``cycle=True``).
         name: the solver name recorded in trajectories.
+        latency_s: wait this long per step without blocking the event loop (a remote
+            model's latency, for concurrency benchmarks).
     """
 
     def __init__(self, actions: Sequence[Action], *, name: str = "scripted-agent",
-                 cycle: bool = False):
+                 cycle: bool = False, latency_s: float = 0.0):
         if not actions:
             raise ValueError("ScriptedAgent needs at least one action")
         self.actions, self.name, self.cycle = list(actions), name, cycle
+        self.latency_s = latency_s
 
     def init_state(self, task: TaskSpec, *, seed: int) -> ScriptedAgentState:
         return ScriptedAgentState(seed=seed)
 
     async def step(self, messages: list[Message],
                    state: ScriptedAgentState) -> tuple[AgentStep, ScriptedAgentState]:
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
         i = state.turn % len(self.actions) if self.cycle else min(state.turn, len(self.actions) - 1)
         out = self.actions[i]
         out = out(messages) if callable(out) else out

@@ -61,10 +61,15 @@ class ReplyPlan:
 
 
 def _eligible(task: TaskSpec, i: int, why: str) -> bool:
+    """May requirement ``i`` be revealed for reason ``why`` (asked, failed_test, turn)?
+
+    ``trigger: never`` holds it back always; a failing test or the ``reveal_after_turn``
+    deadline reveals any other; a question reveals only untriggered or ``asked`` ones.
+    """
     trig = task.requirements[i].trigger
     if trig == "never":
         return False
-    return trig is None or trig == why or (why == "turn" and trig == "turn")
+    return why != "asked" or trig in (None, "asked")
 
 
 def plan_reply(obs: UserObservation, state: PromptedUserState, *,

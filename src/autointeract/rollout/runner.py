@@ -31,13 +31,17 @@ if TYPE_CHECKING:
     from autointeract.llm.client import LLMClient
 
 
-@dataclass
+@dataclass(repr=False)
 class RolloutResult:
     """What a call of :func:`run_episodes` did."""
 
     trajectories: list[Trajectory] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     failed: list[tuple[str, str]] = field(default_factory=list)
+
+    def __repr__(self) -> str:  # short: asyncio (3.11) reprs a run's result on exit
+        return (f"RolloutResult({len(self.trajectories)} trajectories, "
+                f"{len(self.skipped)} skipped, {len(self.failed)} failed)")
 
 
 def make_agent(cfg: AgentConfig | Agent, client: LLMClient | None) -> Agent:

@@ -11,12 +11,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TypeVar
 
 from autointeract.sandbox.base import Sandbox
 from autointeract.types import CriterionResult, TaskSpec, VerifierResult
 
 Verifier = Callable[[TaskSpec, "str | None", Sandbox], VerifierResult]
 _TEST_NAME = re.compile(r"^test_(\d+)$")
+F = TypeVar("F", bound=Callable[..., VerifierResult])
+
+
+def pure_verifier(fn: F) -> F:
+    """Mark a verifier that runs nothing (no process, no I/O): the loop calls it inline
+    instead of in a worker thread."""
+    fn.pure = True  # type: ignore[attr-defined]
+    return fn
+
+
+def is_pure(fn: Callable[..., object]) -> bool:
+    return bool(getattr(fn, "pure", False))
 
 
 def is_repo_task(task: TaskSpec) -> bool:
@@ -43,6 +56,7 @@ def sandbox_verifier(task: TaskSpec, solution: str | None, sandbox: Sandbox,
     return verify(task.verifier, solution=solution)
 
 
+@pure_verifier
 def reference_verifier(task: TaskSpec, solution: str | None, sandbox: Sandbox) -> VerifierResult:
     """A fake that runs nothing: every test passes iff the solution equals the reference
     (whitespace-normalized). For engine tests and benchmarks."""
