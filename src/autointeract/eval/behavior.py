@@ -33,10 +33,14 @@ _FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fp
 # a redirection that writes a file: ``> f``, ``>> f``, ``2> f`` (but not ``2>&1``, not /dev/null)
 _WRITE_REDIRECT = re.compile(r"(^|[^>])>{1,2}\s*(?!&|/dev/null\b)[^\s]")
 _TEST_RUNNERS = re.compile(
-    r"(^|[\s;&|(])(pytest|py\.test|python3? -m (pytest|unittest)|tox|nox|npm (run )?test|"
+    r"^(pytest|py\.test|python[\d.]* -m (pytest|unittest)|tox|nox|npm (run )?test|"
     r"yarn test|pnpm test|npx (jest|vitest|mocha)|jest|vitest|mocha|go test|cargo test|"
     r"cargo nextest|mvn (-\S+ )*test|gradle(w)? test|\./gradlew test|make test|ctest|rspec|"
-    r"phpunit|dotnet test|swift test|bun test|deno test)\b")
+    r"phpunit|dotnet test|swift test|bun test|deno test)(\s|$)")
+# launchers that run the command after them: ``timeout 60 pytest``, ``uv run pytest`` ...
+_LAUNCHERS = {"timeout": 1, "time": 0, "env": 0, "sudo": 0, "nohup": 0, "exec": 0,
+              "uv": -1, "poetry": -1, "pipenv": -1, "hatch": -1, "pdm": -1}
+_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _FENCE = re.compile(r"```(?:bash|sh|shell)?\s*\n(.*?)```", re.S)
 
 
@@ -114,8 +118,34 @@ def is_retrieval(action: Action) -> bool:
     return reads > 0
 
 
+def _command_words(words: list[str]) -> list[str]:
+    """The words of a shell segment from its actual command on (assignments and launchers
+    such as ``timeout 60``, ``uv run`` or ``env X=1`` skipped)."""
+    i = 0
+    while i < len(words):
+        w = words[i].rsplit("/", 1)[-1] if i == 0 or words[i].startswith("/") else words[i]
+        if _ASSIGN.match(words[i]):
+            i += 1
+        elif w in _LAUNCHERS:
+            skip = _LAUNCHERS[w]
+            if skip == -1:  # "uv run X": skip the sub-command word "run"
+                skip = 1 if i + 1 < len(words) and words[i + 1] == "run" else 0
+            i += 1 + skip
+            while i < len(words) and words[i].startswith("-"):
+                i += 1
+        else:
+            break
+    return words[i:]
+
+
 def is_formal_test(command: str) -> bool:
-    return bool(_TEST_RUNNERS.search(command))
+    """True when a segment of ``command`` invokes a standard test runner (as its command,
+    not as an argument: ``cat pytest.ini`` is not a test run)."""
+    for words in _segments(command):
+        cmd = _command_words(words)
+        if cmd and _TEST_RUNNERS.match(" ".join([cmd[0].rsplit("/", 1)[-1], *cmd[1:]])):
+            return True
+    return False
 
 
 def repeated_share(texts: Iterable[str], span: int = SPAN) -> tuple[int, int]:
