@@ -24,11 +24,14 @@ def resolve_user_model(name: str) -> ModelConfig | str:
     return ModelConfig(model=name, max_tokens=64)
 
 
-def _client(cache_dir: str | None) -> Any:
+def _client(cache_dir: str | None, *, concurrency: int = 4, model: str = "") -> Any:
+    """The LLM client; one request at a time for embedded models (they run serially anyway,
+    and queued requests would only run into timeouts)."""
     from autointeract.config import LLMConfig
     from autointeract.llm import LLMClient
 
-    return LLMClient(LLMConfig(cache_dir=cache_dir or None))
+    conc = 1 if model.startswith("local/") else concurrency
+    return LLMClient(LLMConfig(cache_dir=cache_dir or None, max_concurrency=conc))
 
 
 @app.command("evolve")
@@ -41,6 +44,7 @@ def evolve(
     user_model: Annotated[str, typer.Option("--user-model", help="litellm model string, or 'fake'.")] = "local/smollm2-135m",
     cache_dir: Annotated[str, typer.Option("--cache-dir", help="LLM cache folder ('' = none).")] = ".cache/llm",
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore an existing checkpoint.")] = False,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Concurrent LLM requests (1 for local/ models).")] = 4,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
 ) -> None:
     """Evolve a MAP-Elites archive of user profiles (resumes from its checkpoint).
@@ -59,7 +63,8 @@ def evolve(
     if fresh:
         cfg = cfg.model_copy(update={"fresh": True})
     out_dir = out or Path("user_models") / name
-    summary = build_population(cfg, client=_client(cache_dir), user_model=resolve_user_model(user_model),
+    summary = build_population(cfg, client=_client(cache_dir, concurrency=concurrency, model=user_model),
+                               user_model=resolve_user_model(user_model),
                                out_dir=out_dir, progress=progress, log=typer.echo)
     write_provenance(out_dir, cfg, seed=cfg.evolve.seed, stage="profiles",
                      extra={"user_model": user_model})
@@ -135,7 +140,7 @@ def measure(
     """
     from autointeract.profiles.remeasure import remeasure_population
 
-    rep = remeasure_population(path, client=_client(cache_dir), n=n, tolerance=tolerance,
+    rep = remeasure_population(path, client=_client(cache_dir, concurrency=1), n=n, tolerance=tolerance,
                                use_cache=cache)
     typer.echo(f"re-measured {rep['n']} elites: {rep['agree']} agree within {tolerance} cell "
                f"width(s) {rep['tolerance_abs']}; same cell {rep['same_cell_rate']:.0%}; "

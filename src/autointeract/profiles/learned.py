@@ -15,21 +15,26 @@ if TYPE_CHECKING:
 
 def learned_factory(client: LLMClient, model: ModelConfig | str, *, behavior_prompt: str | None,
                     max_tokens: int, temperature: float, use_cache: bool) -> SimulatorFactory:
-    """A factory of ``autointeract.users.LearnedUser`` simulators, one per profile.
+    """A factory of ``autointeract.users.simulator.LearnedUser`` simulators, one per profile.
+
+    The learned user words turns with the fitted ``behavior_prompt`` (its seed prompt when
+    omitted); its own pure policy decides reveals, corrections and stops from the profile.
 
     Raises:
         ConfigError: ``autointeract.users`` has no ``LearnedUser`` in this checkout.
     """
     try:
-        from autointeract.users import LearnedUser  # type: ignore[attr-defined]
+        from autointeract.users.simulator import LearnedUser
     except ImportError:
         raise ConfigError("simulator 'learned' needs autointeract.users.LearnedUser, which this "
                           "checkout does not have; use simulator: styled",
                           field="simulator") from None
 
-    def factory(profile: UserProfile) -> Any:
-        return LearnedUser(client=client, model=model, profile=profile,
-                           behavior_prompt=behavior_prompt)
+    extra: dict[str, Any] = {"behavior_prompt": behavior_prompt} if behavior_prompt else {}
 
-    del max_tokens, temperature, use_cache
+    def factory(profile: UserProfile) -> Any:
+        return LearnedUser(client, model, profile=profile, max_tokens=max_tokens,
+                           temperature=temperature, stage="profiles.user", **extra)
+
+    del use_cache  # LearnedUser always uses the LLM cache; its sampling is seeded per turn
     return factory

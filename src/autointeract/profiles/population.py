@@ -159,6 +159,8 @@ def build_population(cfg: PopulationConfig, *, client: LLMClient, user_model: Mo
     seeds = seed_profiles(sessions, vocabulary=vocab, min_user_turns=cfg.min_user_turns)
     evo = open_evolver(cfg.evolve, paths, realism=realism, seeds=seeds, fresh=cfg.fresh)
     resumed_at = evo.iteration
+    if resumed_at:
+        log(f"resumed from checkpoint at iteration {resumed_at}")
     prompt = Path(cfg.behavior_prompt).read_text(encoding="utf-8") if cfg.behavior_prompt else None
     factory = make_simulator_factory(cfg.simulator, client, user_model, behavior_prompt=prompt,
                                      max_tokens=cfg.max_tokens, temperature=cfg.temperature)
