@@ -67,3 +67,21 @@ def test_fit_rejects_too_little_data_and_budget(client, tmp_path):
         fit_user_model([toy_session(i) for i in range(6)], name="x", out_dir=tmp_path,
                        client=client, config=FitConfig(model="scripted/none",
                                                         reflection_model="scripted/none", budget=3))
+
+
+def test_fit_resumes_from_run_dir(client, toy_sessions, tmp_path):
+    sim = ScriptedModel([directive_following_user], cycle=True)
+    refl = ScriptedModel([feedback_reflector], cycle=True)
+
+    def fit(budget):
+        cfg = FitConfig(model=sim.model, reflection_model=refl.model, budget=budget,
+                        max_examples=12, seed_prompt="You are a friendly user.")
+        return fit_user_model(toy_sessions, name="toy", out_dir=tmp_path / "um", client=client,
+                              config=cfg, run_dir=tmp_path / "gepa")
+
+    first = fit(16)
+    n_refl = len(refl.requests)
+    again = fit(16)  # same budget: the saved state is already done, no new reflection
+    assert len(refl.requests) == n_refl and again.n_candidates == first.n_candidates
+    more = fit(40)
+    assert more.n_candidates > first.n_candidates and more.metric_calls > first.metric_calls

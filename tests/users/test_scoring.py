@@ -37,3 +37,12 @@ def test_judge_part_is_weighted_in():
     a = score_turn("ok", "ok", judge=0.0)
     b = score_turn("ok", "ok", judge=1.0)
     assert a.score < b.score == 1.0
+
+
+def test_clean_turn_strips_speaker_prefixes_and_next_lines():
+    from autointeract.users.prompting import clean_turn
+
+    assert clean_turn("USER: why?\nAGENT: because") == "why?"
+    assert clean_turn("**User:** ok ship it") == "ok ship it"
+    assert clean_turn('"no, revert that"') == "no, revert that"
+    assert clean_turn("user-facing text is wrong") == "user-facing text is wrong"

@@ -8,5 +8,33 @@
 - :mod:`~autointeract.users.fidelity` -- how close simulated turns are to real ones.
 - :mod:`~autointeract.users.artifact` -- ``user_models/<name>/`` on disk.
 
-Submodules import lazily; importing this package loads nothing heavy.
+Names are imported lazily; importing this package loads nothing heavy.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+_EXPORTS = {
+    "LearnedUser": "autointeract.users.simulator",
+    "UserState": "autointeract.users.simulator",
+    "LeakGuard": "autointeract.users.leak_guard",
+    "FitConfig": "autointeract.users.fit",
+    "fit_user_model": "autointeract.users.fit",
+    "UserModel": "autointeract.users.artifact",
+    "load_user_model": "autointeract.users.artifact",
+    "evaluate_fidelity": "autointeract.users.fidelity",
+    "compare_turns": "autointeract.users.fidelity",
+    "make_user_from_ref": "autointeract.users.factory",
+    "SEED_BEHAVIOR_PROMPT": "autointeract.users.seed",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(name)

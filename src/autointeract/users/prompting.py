@@ -13,7 +13,8 @@ from typing import Any
 FRAME = ("You play the human USER in a conversation with an AI coding AGENT. Stay in "
          "character. Reply with only the USER's next message: no quotes, no 'USER:' prefix, "
          "no explanation.")
-_PREFIX = re.compile(r"^\s*(\*\*)?(user|developer|human|me)(\*\*)?\s*[:\-]\s*", re.IGNORECASE)
+_PREFIX = re.compile(r"^\s*(\*\*)?(user|developer|human|agent|assistant)(\*\*)?\s*:"
+                     r"\s*(\*\*)?\s*", re.IGNORECASE)
 _CUT = re.compile(r"\n\s*(\*\*)?(agent|assistant|ai|user|developer)(\*\*)?\s*:", re.IGNORECASE)
 
 
