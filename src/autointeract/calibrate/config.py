@@ -35,6 +35,7 @@ class SolverConfig(StrictModel):
     max_tokens: int = Field(default=256, ge=1)
     temperature: float | None = None
     skill: float = Field(default=0.5, ge=0.0, le=1.0)
+    latency_s: float = Field(default=0.0, ge=0.0, description="per step (kind: skill)")
 
 
 class UserConfig(StrictModel):

@@ -55,7 +55,7 @@ class Participants:
         if cfg.kind == "skill":
             from autointeract.calibrate.fakes import SkillAgent
 
-            return SkillAgent(name=name, skill=cfg.skill)
+            return SkillAgent(name=name, skill=cfg.skill, latency_s=cfg.latency_s)
         from autointeract.rollout.agent import LLMAgent
 
         if client is None:

@@ -9,6 +9,7 @@ model is replaced.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import random
 from dataclasses import dataclass
@@ -60,11 +61,13 @@ class SkillAgent:
         skill: in [0, 1]; compared with the task's hardness.
         slope: steepness of the logistic.
         ask_first: ask the user one question before submitting (exercises the user).
+        latency_s: seconds each step takes (to simulate a model).
     """
 
     def __init__(self, *, name: str = "skill", skill: float = 0.5, slope: float = 8.0,
-                 ask_first: bool = True):
+                 ask_first: bool = True, latency_s: float = 0.0):
         self.name, self.skill, self.slope, self.ask_first = name, skill, slope, ask_first
+        self.latency_s = latency_s
 
     def probability(self, task: TaskSpec) -> float:
         return pass_probability(self.skill, task_hardness(task), slope=self.slope)
@@ -76,6 +79,8 @@ class SkillAgent:
                           solution=task.reference_solution if ok else wrong_solution(task))  # type: ignore[arg-type]
 
     async def step(self, messages: list[Message], state: SkillState) -> tuple[AgentStep, Any]:
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
         nxt = SkillState(state.seed, state.passes, state.solution, state.turn + 1)
         if self.ask_first and state.turn == 0:
             msg = Message(role="assistant", content="Is there anything else I should know?")

@@ -91,7 +91,7 @@ def make_program() -> Any:
         requirements: list[str] = dspy.InputField(desc="the requirements, index = position")
         examples: str = dspy.InputField(desc="public examples (may be empty)")
         user: str = dspy.InputField(desc="who the developer is and how they talk")
-        instructions: str = dspy.InputField(desc="difficulty settings to follow exactly")
+        difficulty: str = dspy.InputField(desc="difficulty settings to follow exactly")
         variant: VariantDraft = dspy.OutputField()
 
     class VariantProgram(dspy.Module):
@@ -151,7 +151,7 @@ class Generator:
                 pred = self._program(
                     problem=seed_task.hidden_goal, examples=examples_text(seed_task),
                     requirements=[r.text for r in seed_task.requirements],
-                    user=profile_text(profile), instructions=knob_instructions(seed_task, knobs),
+                    user=profile_text(profile), difficulty=knob_instructions(seed_task, knobs),
                     config={"seed": seed, "max_tokens": self.config.max_tokens,
                             "temperature": self.config.temperature})
             out = pred.variant
