@@ -89,8 +89,17 @@ def test_user_satisfied_by_code_shown_without_submit(word_count, client):
 
 
 def test_turn_limit(sum_even):
-    t = _run(sum_even, ScriptedAgent(["```python\nprint(0)\n```"]), max_turns=2)
+    agent = ScriptedAgent(["```python\nprint(0)\n```"])
+    t = _run(sum_even, agent, max_turns=2, final_fallback="none")
     assert t.finish_reason == "max_turns" and t.meta["turns"] == 2 and t.reward == 0.0
+    assert t.verifier.error == "no solution"
+
+
+def test_last_program_run_is_verified_when_nothing_was_submitted(sum_even):
+    t = _run(sum_even, ScriptedAgent([f"```python\n{SUM_EVEN_REF}```"]), max_turns=2)
+    assert t.finish_reason == "max_turns" and t.verifier.passed and t.reward == 1.0
+    t = _run(sum_even, ScriptedAgent(["```python\nprint(0)\n```"]), max_turns=2)
+    assert t.verifier.score == 0.0 and t.reward == pytest.approx(0.10)  # floor: 2 calls
 
 
 def test_token_limit(sum_even):
@@ -128,3 +137,13 @@ def test_same_seed_same_episode(sum_even, client):
 
     first, second = once(), once()
     assert first == second and len(set(first[1])) == len(first[1])
+
+
+def test_user_model_failure_is_not_blamed_on_the_agent(sum_even):
+    class BrokenUser(PromptedUser):
+        async def respond(self, obs, state):
+            from autointeract.errors import LLMError
+            raise LLMError("user model down")
+
+    t = _run(sum_even, ScriptedAgent(["Which numbers?"]), user=BrokenUser())
+    assert t.finish_reason == "user_error" and "user model down" in t.meta["error"]

@@ -85,6 +85,9 @@ class EpisodeConfig(StrictModel):
     check_messages: bool = Field(default=True,
                                  description="verify code blocks the agent shows the user")
     repo_path: str = "repo"
+    final_fallback: Literal["none", "last_code"] = Field(
+        default="last_code", description="with no submission and no code shown to the user, "
+        "verify the last program the agent ran (what a user would copy from the chat)")
 
 
 class RolloutConfig(StrictModel):

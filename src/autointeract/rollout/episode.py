@@ -38,6 +38,10 @@ from autointeract.types import Message, TaskSpec, ToolCall, Trajectory, Verifier
 __all__ = ["EpisodeState", "episode_id", "run_episode"]
 
 
+class UserModelError(Exception):
+    """The user simulator's LLM failed (ends the episode as ``user_error``)."""
+
+
 @dataclass
 class EpisodeState:
     """The loop's own state; agent and user states are held here, returned by each step."""
@@ -56,6 +60,7 @@ class EpisodeState:
     user_acts: list[str] = field(default_factory=list)
     solution: str | None = None
     candidate: str | None = None
+    last_code: str | None = None
     submitted: bool = False
     finish_reason: str = ""
     error: str | None = None
@@ -117,7 +122,10 @@ class _Loop:
 
     async def _user(self, coro: Any) -> UserTurn:
         t0 = time.perf_counter()
-        turn, self.st.user_state = await coro
+        try:
+            turn, self.st.user_state = await coro
+        except LLMError as exc:  # the simulator's model failed, not the agent's
+            raise UserModelError(str(exc)) from exc
         self.st.timings["user_s"] += time.perf_counter() - t0
         self.st.user_acts.append(turn.act)
         self._add(Message(role="user", content=turn.content,
@@ -136,6 +144,7 @@ class _Loop:
         cwd = self.cfg.repo_path if self.repo else None
         if call.name == "run_python":
             name = f"snippet_{self.st.tool_calls}.py"
+            self.st.last_code = str(args.get("code", ""))
             await self._blocking(sb.write_file, name, str(args.get("code", "")))
             cmd: Any = [getattr(sb, "python", "python3"), name]
             stdin, cwd = args.get("stdin"), None
@@ -264,8 +273,12 @@ async def run_episode(task: TaskSpec, agent: Agent, user: UserSimulator, *, seed
                 await loop.run()
         except TimeoutError:
             st.finish_reason = "time_limit"
+        except UserModelError as exc:
+            st.finish_reason, st.error = "user_error", str(exc)[:500]
         except LLMError as exc:
             st.finish_reason, st.error = "agent_error", str(exc)[:500]
+        if st.solution is None and st.candidate is None and cfg.final_fallback == "last_code":
+            st.candidate = st.last_code
         final = (await loop.check(st.solution or st.candidate)
                  if loop.repo or (st.solution or st.candidate) is not None else no_solution(task))
     finally:
