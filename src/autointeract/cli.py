@@ -67,7 +67,8 @@ def _register() -> None:
         if isinstance(obj, typer.Typer):
             app.add_typer(obj, name=name, help=help_)
         else:
-            app.command(name=name, help=help_)(obj)
+            # a command's own docstring (with its examples) wins over the one-line summary
+            app.command(name=name, help=None if obj.__doc__ else help_)(obj)
 
 
 @app.command("run")

@@ -21,15 +21,21 @@ def rollout(
 
     Examples:
 
-      autointeract rollout pipelines/rollout.yaml --out runs/r1/trajectories.jsonl
+      autointeract rollout rollout.yaml --out runs/r1/trajectories.jsonl
 
-      autointeract rollout cfg.yaml -o t.jsonl -c seeds=[0,1,2] -c tasks.limit=5
+      autointeract rollout rollout.yaml -o t.jsonl -c seeds=[0,1,2] -c tasks.limit=5
 
-      autointeract rollout cfg.yaml -o t.jsonl -c user.mode=llm -c user.model=local/smollm2-135m
+      autointeract rollout rollout.yaml -o t.jsonl -c user.mode=llm -c user.model=local/smollm2-135m
 
-    A config names the tasks (tasks.family: builtin | livecodebench | mock | taskspec …),
-    the agents (model, tool_mode, max_turns, max_tokens), the user (prompted, template or
-    llm), episode limits and the sandbox. Rerunning with the same --out resumes.
+    A minimal rollout.yaml (every other field has a default):
+
+      tasks: {family: builtin, limit: 3}      # or mock | livecodebench | taskspec + source
+
+      agents: [{model: local/qwen2.5-coder-0.5b, max_turns: 4, max_tokens: 192}]
+
+      user: {mode: template, max_user_turns: 4}
+
+    Rerunning with the same --out resumes: episodes already written are skipped.
     """
     from autointeract.config import load_config, write_provenance
     from autointeract.errors import ConfigError
