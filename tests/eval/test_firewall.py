@@ -198,3 +198,25 @@ def test_dataset_writer_refuses_a_near_duplicate(fw: Firewall, builtin: list[Tas
     assert tables.refused["tasks"] == 1
     assert [r["task_id"] for r in tables.tasks] == ["variant-2"]
     assert src.task_id in tables.refused_matches[0]
+
+
+def test_trainer_refuses_benchmark_rows(tmp_path: Path, builtin: list[TaskSpec]) -> None:
+    from autointeract.dataset.rows import read_rows
+    from autointeract.rl.config import TrainConfig
+    from autointeract.rl.stage import firewall_rows
+
+    ids = [t.task_id for t in builtin[:2]]
+    cfg = TrainConfig.model_validate({
+        "data": {"rl_rows": "builtin", "sft_rows": "builtin"},
+        "firewall": {"benchmarks": [{"name": "builtin2", "family": "builtin",
+                                     "options": {"ids": ids}}]}})
+    new = firewall_rows(cfg, out=tmp_path, log=lambda _: None)
+    kept = read_rows(new.data.rl_rows, "rl")  # type: ignore[arg-type]
+    assert len(kept) == len(builtin) - 2 and not {r.id for r in kept} & set(ids)
+    sft = read_rows(new.data.sft_rows, "sft")  # type: ignore[arg-type]
+    assert sft and not {r.task_id for r in sft} & set(ids)
+    card = json.loads((tmp_path / "firewalled" / "firewall.json").read_text())
+    assert card["refused"]["builtin2"] >= 2 and len(card["refused_rows"]) >= 2
+    every = cfg.model_copy(update={"firewall": BUILTIN_FW})
+    with pytest.raises(ConfigError, match="refused every RL row"):
+        firewall_rows(every, out=tmp_path / "all", log=lambda _: None)

@@ -21,14 +21,13 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
 from autointeract.config import StrictModel
-from autointeract.errors import DataError
+from autointeract.eval.timesplit import as_date, split_by_date
 from autointeract.types import TaskSpec
 
 _WORD = re.compile(r"[a-z0-9_]+")
@@ -183,7 +182,7 @@ class Firewall:
         """Check every identifying text of ``task`` (see :func:`task_texts`), counted; with a
         ``cutoff_date``, a task dated on or after it is refused too."""
         if self.cutoff_date and task.meta.get("contest_date"):
-            if _as_date(task.meta["contest_date"]) >= _as_date(self.cutoff_date):  # type: ignore[operator]
+            if as_date(task.meta["contest_date"]) >= as_date(self.cutoff_date):  # type: ignore[operator]
                 m = FirewallMatch("after_cutoff", task.task_id, 1.0, False)
                 with self._lock:
                     self.checked += 1
@@ -314,30 +313,6 @@ def build_firewall(cfg: FirewallConfig) -> Firewall:
     return fw
 
 
-def _as_date(value: Any) -> date | None:
-    if value is None or value == "":
-        return None
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    try:
-        return datetime.fromisoformat(str(value).replace("Z", "+00:00")).date()
-    except ValueError:
-        raise DataError(f"not an ISO date: {value!r:.40}", field="contest_date") from None
-
-
-def split_by_date(tasks: Iterable[TaskSpec], cutoff: str) -> tuple[list[TaskSpec], list[TaskSpec]]:
-    """Time-segmented split: (before the cut-off: seeds/training, on or after: evaluation).
-
-    Tasks without a ``contest_date`` go to neither side and are dropped: an undated item
-    cannot be proven to precede the cut-off.
-    """
-    cut = _as_date(cutoff)
-    before, after = [], []
-    for t in tasks:
-        d = _as_date(t.meta.get("contest_date"))
-        if d is None:
-            continue
-        (before if d < cut else after).append(t)  # type: ignore[operator]
-    return before, after
+__all__ = ["BenchmarkItem", "BenchmarkRegistration", "Firewall", "FirewallConfig",
+           "FirewallMatch", "build_firewall", "normalize", "shingles", "split_by_date",
+           "task_item", "task_texts"]

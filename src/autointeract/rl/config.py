@@ -7,7 +7,7 @@ same fields onto its own keys, so a verl run and a TRL run of one pipeline train
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -120,6 +120,9 @@ class TrainConfig(StrictModel):
     recipe: GSPORecipe = Field(default_factory=GSPORecipe)
     verl: VerlSettings = Field(default_factory=VerlSettings)
     trl: TRLSettings = Field(default_factory=TRLSettings)
+    firewall: dict[str, Any] | None = Field(
+        default=None, description="an autointeract.eval.firewall.FirewallConfig: training rows "
+        "matching a registered benchmark are refused (None: off)")
 
 
 __all__ = ["GSPORecipe", "LORA_TARGETS", "TRLSettings", "TrainConfig", "TrainData",

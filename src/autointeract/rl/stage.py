@@ -24,6 +24,8 @@ def train(cfg: TrainConfig, *, out_dir: str | Path, dry_run: bool = False,
         A summary for ``summary.json`` (data sizes, the verl command, or TRL rewards).
     """
     out = Path(out_dir)
+    if cfg.firewall:
+        cfg = firewall_rows(cfg, out=out, log=log)
     if cfg.engine == "verl":
         from autointeract.rl.verl_launch import prepare_verl
 
@@ -38,6 +40,50 @@ def train(cfg: TrainConfig, *, out_dir: str | Path, dry_run: bool = False,
         return {"engine": "verl", "dry_run": dry_run, "n_train": plan.n_train,
                 "n_val": plan.n_val, "command": cmd, "checks": plan.checks}
     return _train_trl(cfg, out=out, log=log)
+
+
+def firewall_rows(cfg: TrainConfig, *, out: Path, log: Any = print) -> TrainConfig:
+    """Refuse training rows that match a registered benchmark (the evaluation firewall).
+
+    The kept rows are written under ``out/firewalled`` and the returned config points at
+    them; ``out/firewalled/firewall.json`` says what was refused.
+
+    Raises:
+        ConfigError: no RL row is left.
+    """
+    import json
+
+    from autointeract.config import validate
+    from autointeract.dataset.rows import read_rows, write_rows
+    from autointeract.eval.firewall import FirewallConfig, build_firewall
+    from autointeract.rl.demo_rows import load_rows
+
+    fw = build_firewall(validate(FirewallConfig, cfg.firewall or {}, file="<firewall>"))
+    rl, sft = load_rows(cfg.data.rl_rows, cfg.data.sft_rows) if cfg.data.rl_rows else ([], [])
+    val = read_rows(cfg.data.val_rows, "rl") if cfg.data.val_rows else []
+    refused: list[str] = []
+
+    def ok(row: Any, texts: list[str]) -> bool:
+        hit = fw.check_task(row.task()) if hasattr(row, "task") else fw.check_texts(texts)
+        if hit is not None:
+            refused.append(f"{row.id}: {hit}")
+        return hit is None
+
+    rl = [r for r in rl if ok(r, [])]
+    val = [r for r in val if ok(r, [])]
+    sft = [r for r in sft if ok(r, [m.content for m in r.messages if m.role == "user"])]
+    if cfg.data.rl_rows and not rl:
+        raise ConfigError("the firewall refused every RL row", field="data.rl_rows")
+    d = out / "firewalled"
+    data = cfg.data.model_copy(update={
+        "rl_rows": str(write_rows(d / "rl_rows.jsonl", rl)) if cfg.data.rl_rows else None,
+        "val_rows": str(write_rows(d / "val_rows.jsonl", val)) if cfg.data.val_rows else None,
+        "sft_rows": str(write_rows(d / "sft_rows.jsonl", sft)) if cfg.data.sft_rows else None})
+    (d / "firewall.json").write_text(json.dumps({**fw.card_section(), "refused_rows": refused},
+                                                indent=2), encoding="utf-8")
+    if refused:
+        log(f"firewall: refused {len(refused)} training row(s) matching a benchmark")
+    return cfg.model_copy(update={"data": data})
 
 
 def _train_trl(cfg: TrainConfig, *, out: Path, log: Any) -> dict[str, Any]:
