@@ -101,3 +101,11 @@ def test_llm_mode_phrases_and_falls_back(sum_even, client):
 def test_llm_mode_needs_a_model():
     with pytest.raises(ConfigError):
         PromptedUser(PromptedUserConfig(mode="llm"))
+
+
+def test_template_joins_requirements_as_clauses(sum_even):
+    sum_even.requirements[0] = Requirement(text="Square brackets count too.", tests=[1])
+    user = PromptedUser()
+    turn, _ = asyncio.run(user.respond(UserObservation(agent_message="Which?"),
+                                       user.init_state(sum_even, seed=0)))
+    assert turn.content == "Also, square brackets count too."

@@ -104,10 +104,16 @@ def plan_reply(obs: UserObservation, state: PromptedUserState, *,
     return ReplyPlan(act="other", kind="no_info" if asked else "nudge")
 
 
+def _clause(text: str) -> str:
+    """A requirement as a clause: no final stop, lower-cased unless it starts an acronym."""
+    t = text.strip().rstrip(".!")
+    return t[0].lower() + t[1:] if len(t) > 1 and t[1].islower() else t
+
+
 def template_text(plan: ReplyPlan, task: TaskSpec, rng: random.Random) -> str:
     """Phrase a plan with fixed templates (one seeded choice among a few wordings)."""
-    req = [task.requirements[i].text for i in plan.reveal]
-    fix = [task.requirements[i].text for i in plan.correct]
+    req = [_clause(task.requirements[i].text) for i in plan.reveal]
+    fix = [_clause(task.requirements[i].text) for i in plan.correct]
     parts: list[str] = []
     if plan.kind == "approve":
         return rng.choice(_APPROVE)
