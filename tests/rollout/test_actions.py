@@ -54,3 +54,8 @@ def test_observation_caps_output_and_points_at_the_file():
     assert "x" * 100 in text and "x" * 101 not in text
     assert ".sandbox/run-1.stdout" in text and "900000 bytes" in text
     assert "truncated" not in format_observation(ExecResult(exit_code=0, stdout="ok\n"))
+
+
+def test_block_cut_by_max_tokens_still_counts():
+    calls = parse_text_action("Here:\n```python\ndef f(x):\n    return x +")
+    assert calls[0].name == "run_python" and calls[0].arguments["code"].endswith("x +")

@@ -5,7 +5,8 @@ text protocol that :func:`parse_text_action` turns into the same :class:`ToolCal
 
 * a line ``SUBMIT`` followed by a fenced code block submits that code;
 * a fenced ``python`` block runs it (``run_python``); a fenced ``bash``/``sh`` block runs it
-  (``bash``); only the first block counts;
+  (``bash``); only the first block counts; a block left open by a reply cut at
+  ``max_tokens`` still counts (running it shows the agent its truncated code);
 * anything else is a message to the user.
 
 The repo protocol (:func:`parse_bash_action`, mini-swe-agent style) takes exactly one bash
@@ -22,7 +23,8 @@ from autointeract.sandbox.base import ExecResult
 from autointeract.types import ToolCall
 
 SUBMIT_MARKER = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)```", re.S)
+# a block may be left open at the end of a reply cut by max_tokens: it still counts
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _SUBMIT_LINE = re.compile(r"^\s*\**SUBMIT\**:?\s*$", re.M)
 _PY = {"python", "py", "python3", ""}
 _SH = {"bash", "sh", "shell", "console"}

@@ -37,7 +37,8 @@ _TEXT = (
     "You are a coding assistant working with a user. To run Python, reply with one "
     "```python block. To run a shell command, reply with one ```bash block. To hand in the "
     "final solution, write a line SUBMIT followed by one ```python block with the full "
-    "program. Any other reply is sent to the user as a message. Keep replies short.")
+    "program. Any other reply is sent to the user as a message. Keep replies and code short, "
+    "without comments.")
 _BASH = (
     "You are a software engineer fixing a repository together with a user. Reply with "
     "exactly one ```bash block holding one command; you will see its output. When the work "

@@ -30,8 +30,8 @@ class RolloutStageConfig(StrictModel):
     tasks: TaskSourceConfig = Field(default_factory=lambda: TaskSourceConfig(limit=2))
     seeds: list[int] | None = None
     tool_mode: ToolMode = "auto"
-    max_turns: int = Field(default=3, ge=1)
-    max_tokens: int = Field(default=160, ge=1)
+    max_turns: int = Field(default=2, ge=1)
+    max_tokens: int = Field(default=192, ge=1)
     max_total_tokens: int = Field(default=16_000, ge=1)
     temperature: float | None = None
     user: PromptedUserConfig = Field(default_factory=PromptedUserConfig)
