@@ -177,3 +177,16 @@ def test_benchmark_source_label() -> None:
     assert BenchmarkSource(name="x", family="lcbpro").label() == "x"
     assert EvalConfig(seed=5, k=3).seed_list() == [5, 6, 7]
     assert EvalConfig(seeds=[1, 9], k=3).seed_list() == [1, 9]
+
+
+def test_livecodebench_and_lcbpro_rows_run(tmp_path: Path, bad_agent: ScriptedAgent) -> None:
+    c = cfg(benchmarks=[
+        {"name": "lcb", "family": "livecodebench",
+         "source": str(ROOT / "data" / "problems" / "lcb_sample.jsonl"), "limit": 1},
+        {"name": "lcbpro", "family": "lcbpro", "source": str(ROOT / "scenarios" / "lcbpro_sample"),
+         "limit": 1}], k=1)
+    res = run_eval(c, client=None, out_dir=tmp_path, agent=bad_agent, **QUIET)
+    assert set(res.report["by_benchmark"]) == {"lcb", "lcbpro"}
+    assert res.report["overall"]["pass@1"] == 0.0 and res.report["overall"]["unverified_runs"] == 0
+    rows = [json.loads(x) for x in (tmp_path / "tasks.jsonl").read_text().splitlines()]
+    assert all(r["contest_date"] for r in rows)
