@@ -51,7 +51,8 @@ class UserPromptAdapter:
         weights: Score weights (see :mod:`~autointeract.users.scoring`).
         judge_model: An optional LLM judge model.
         workers: Examples generated concurrently.
-        max_records: Examples per reflective dataset (seeded sample, worst first).
+        max_records: Examples per reflective dataset (the worst-scoring ones).
+        record_chars: Characters of each example's conversation shown to the reflection model.
         on_metric_call: Called once per scored example (progress bars).
         stage: Accounting stage of the simulator calls.
     """
@@ -60,14 +61,15 @@ class UserPromptAdapter:
 
     def __init__(self, client: Any, model: Any, *, max_tokens: int = 80, seed: int = 0,
                  weights: Mapping[str, float] | None = None, judge_model: Any = None,
-                 workers: int = 1, max_records: int = 6,
+                 workers: int = 1, max_records: int = 6, record_chars: int = 800,
                  on_metric_call: Callable[[], None] | None = None,
                  stage: str = "users.fit.simulate"):
         self.client, self.model = client, model
         self.max_tokens, self.seed = max_tokens, seed
         self.weights = dict(weights) if weights else None
         self.judge_model, self.workers = judge_model, max(1, workers)
-        self.max_records, self.on_metric_call, self.stage = max_records, on_metric_call, stage
+        self.max_records, self.record_chars = max_records, record_chars
+        self.on_metric_call, self.stage = on_metric_call, stage
         self.metric_calls = 0
 
     def predict(self, prompt: str, ex: NextTurnExample) -> str:
@@ -139,7 +141,7 @@ class UserPromptAdapter:
             ex = t["example"]
             fb = (f"Generation failed: {t['error']}" if t["error"] else t["score"]["feedback"])
             records.append({
-                "Inputs": {"conversation so far": ex["context"][-1200:]},
+                "Inputs": {"conversation so far": ex["context"][-self.record_chars:]},
                 "Generated Outputs": t["simulated"] or "(nothing)",
                 "Feedback": (f"Score {eval_batch.scores[i]:.2f}. The real user wrote: "
                              f"\"{ex['real_turn'][:400]}\" ({ex['real_act']}). {fb}"),

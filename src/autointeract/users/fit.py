@@ -67,6 +67,7 @@ class FitConfig(StrictModel):
         max_examples: Next-turn examples drawn from the train sessions.
         max_per_session: Examples per session at most.
         minibatch_size: Examples per reflection step.
+        reflection_records: Examples (worst first) shown to the reflection model per step.
         max_tokens: Token limit of a simulated turn.
         reflection_max_tokens: Token limit of a proposed prompt.
         context_chars: Transcript budget per example.
@@ -85,6 +86,7 @@ class FitConfig(StrictModel):
     max_examples: int = Field(24, ge=2)
     max_per_session: int = Field(4, ge=1)
     minibatch_size: int = Field(3, ge=1)
+    reflection_records: int = Field(4, ge=1)
     max_tokens: int = Field(60, ge=4)
     reflection_max_tokens: int = Field(600, ge=32)
     context_chars: int = Field(1500, ge=200)
@@ -219,7 +221,8 @@ def fit_user_model(sessions: Sequence[Session], *, name: str, out_dir: str | Pat
     workers = 1 if str(getattr(sim_model, "model", sim_model)).startswith("local/") else cfg.workers
     adapter = UserPromptAdapter(client, sim_model, max_tokens=cfg.max_tokens, seed=cfg.seed,
                                 weights=cfg.weights, judge_model=judge_model, workers=workers,
-                                on_metric_call=tick)
+                                max_records=cfg.reflection_records,
+                                record_chars=min(800, cfg.context_chars), on_metric_call=tick)
     seed_prompt = cfg.seed_prompt or SEED_BEHAVIOR_PROMPT
     reflection = ClientReflectionLM(client, refl_model, seed=cfg.seed,
                                     max_tokens=cfg.reflection_max_tokens)
