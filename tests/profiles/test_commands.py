@@ -48,6 +48,7 @@ def _elites(out) -> list[tuple]:
     return [(r["uid"], r["cell"], r["realism"], tuple(r["descriptors"].values())) for r in rows]
 
 
+@pytest.mark.slow
 def test_evolve_resumes_after_kill_9(tmp_path) -> None:
     out = tmp_path / "pop"
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", "OMP_NUM_THREADS": "1"}

@@ -79,3 +79,23 @@ def test_config_validation() -> None:
     three = ArchiveConfig(descriptors=["pushback_rate", "log_words_per_turn", "question_rate"],
                           dims=[4, 4, 4])
     assert three.resolved_ranges()[2] == (0.0, 1.0)
+
+
+def test_a_cell_keeps_its_most_realistic_profile(realism, seeds) -> None:
+    base = {"pushback_rate": 0.0, "log_words_per_turn": 2.2, "new_requirement_rate": 0.0,
+            "typo_rate": 0.0}
+    grid = [{**base, "question_rate": q, "approval_rate": a} for q in np.linspace(0, 1, 11)
+            for a in np.linspace(0, 1, 11)]
+    ms = sorted((Measurement(features=f, n_user_turns=4) for f in grid),
+                key=lambda m: realism.score_features(m.features))
+    lo, hi = ms[0], ms[-1]
+    mean = (realism.score_features(lo.features) + realism.score_features(hi.features)) / 2
+    mid = next(m for m in ms if mean < realism.score_features(m.features) < realism.score_features(hi.features))
+    cfg = CFG.model_copy(update={"n_seeds": 2})
+    evo = ProfileEvolver(cfg, realism=realism, seeds=seeds)
+    evo.tell(evo.ask(), [hi, lo])  # same cell, one batch
+    ps = evo.ask()
+    evo.tell(ps, [mid] * len(ps))  # better than the batch mean, worse than the elite
+    assert evo.stats()["num_elites"] == 1
+    assert evo.stats()["obj_max"] == pytest.approx(realism.score_features(hi.features))
+    assert evo.stats()["qd_score"] == pytest.approx(realism.score_features(hi.features))

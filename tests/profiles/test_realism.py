@@ -62,3 +62,17 @@ def test_combine() -> None:
     assert combine(0.4, None, judge_weight=0.5) == 0.4
     assert combine(0.4, 0.8, judge_weight=0.5) == pytest.approx(0.6)
     assert combine(0.4, 0.8, judge_weight=0.0) == 0.4
+
+
+def test_llm_judge_scores_and_fails_soft(client) -> None:
+    import asyncio
+
+    from autointeract.llm import ScriptedModel
+    from autointeract.profiles.realism import judge_plausibility
+
+    good = ScriptedModel(['{"plausibility": 0.3, "reason": "terse but plausible"}'])
+    turns = [["fix the parser", "no, still broken"]]
+    assert asyncio.run(judge_plausibility(client, good.model, turns)) == pytest.approx(0.3)
+    assert "USER: no, still broken" in good.requests[0]["messages"][-1]["content"]
+    bad = ScriptedModel(["not json", "still not json"])
+    assert asyncio.run(judge_plausibility(client, bad.model, turns)) is None

@@ -152,7 +152,10 @@ class ProfileEvolver:
         from ribs.schedulers import Scheduler
 
         x0 = np.stack([to_vector(p) for p in self.seeds])
-        self.scheduler = Scheduler(self.archive, make_emitters(self.config, self.archive, x0))
+        # "single" adds one by one, so a cell's threshold is always its elite's realism;
+        # the batch rule would set it to the batch mean and let a worse profile replace it.
+        self.scheduler = Scheduler(self.archive, make_emitters(self.config, self.archive, x0),
+                                   add_mode="single")
 
     def uid(self, i: int) -> int:
         """The id of the ``i``-th profile asked in the current iteration."""
@@ -203,8 +206,8 @@ class ProfileEvolver:
         obj, desc = self.objectives(measurements, judge), self.descriptors(measurements)
         uids = np.array([self.uid(i) for i in range(len(profiles))], dtype=np.int64)
         if self.iteration == 0:
-            sols = np.stack([to_vector(p) for p in profiles])
-            self.archive.add(sols, obj, desc, uid=uids)
+            for p, o, d, u in zip(profiles, obj, desc, uids, strict=True):
+                self.archive.add_single(to_vector(p), o, d, uid=u)
         else:
             if self._pending is None or len(self._pending) != len(profiles):
                 raise ValueError("tell() must follow ask() with the same batch")
