@@ -10,7 +10,7 @@ def quick_config(**over):
             "weak": {"kind": "skill", "skill": 0.25}, "strong": {"kind": "skill", "skill": 0.85},
             "generator": {"use_llm": False, "check_reference": False}, "verify": "reference",
             "band": {"confidence": 0.8, "max_n": 6, "batch": 2},
-            "controller": {"batch": 2, "max_candidates": 12}, "concurrency": 4,
+            "controller": {"batch": 2, "max_candidates": 8}, "concurrency": 4,
             "progress": False}
     for k, v in over.items():
         if isinstance(v, dict) and isinstance(data.get(k), dict):

@@ -64,7 +64,7 @@ def test_budgets_stop_the_search():
     _tell(ctrl, props, "undecided", episodes=6)
     assert ctrl.stop_reason() == "episode budget"
     assert ctrl.ask(1) == []
-    ctrl2 = Controller(ControllerConfig(max_candidates=3), seed_ids=["a", "b"], seed=0)
+    ctrl2 = Controller(ControllerConfig(max_candidates=3, per_seed=2), seed_ids=["a", "b"], seed=0)
     assert len(ctrl2.ask(5)) == 3
 
 
@@ -98,3 +98,9 @@ def test_tell_checks_lengths():
 def test_ladder_gets_harder():
     h = [k.hardness() for k in LADDER]
     assert h == sorted(h) and h[0] == 0.0
+
+
+def test_no_more_in_flight_than_wanted():
+    ctrl = Controller(ControllerConfig(per_seed=1), seed_ids=["a", "b"], seed=0)
+    props = ctrl.ask(5)
+    assert sorted(p.seed_id for p in props) == ["a", "b"]

@@ -30,7 +30,7 @@ def test_loop_accepts_tasks_with_evidence(tmp_path, quick):
 
 
 def test_rerun_is_a_noop_and_reproducible(tmp_path, quick):
-    cfg = quick()
+    cfg = quick(controller={"max_candidates": 5})
     a = run_calibration(cfg, run_dir=tmp_path / "a", client=None, seed=4)
     again = run_calibration(cfg, run_dir=tmp_path / "a", client=None, seed=4)
     b = run_calibration(cfg, run_dir=tmp_path / "b", client=None, seed=4)

@@ -97,10 +97,15 @@ class Controller:
         self.status_counts: dict[str, int] = {}
 
     # -- ask ----------------------------------------------------------------------------
-    def _open_seeds(self) -> list[str]:
+    def _in_flight(self, seed_id: str) -> int:
+        return sum(1 for v in self.pending.values() if v.startswith(f"{seed_id}|"))
+
+    def _open_seeds(self, *, room: bool = False) -> list[str]:
+        """Seeds that still want accepted tasks (``room``: and are not fully in flight)."""
         per = self.config.per_seed
         return [s for s, st in self.seeds.items()
-                if st.accepted < per and st.open_levels(self.config.max_tries_per_level)]
+                if st.accepted < per and st.open_levels(self.config.max_tries_per_level)
+                and (not room or st.accepted + self._in_flight(s) < per)]
 
     def _start_level(self) -> int:
         good = [lv for st in self.seeds.values() for lv in st.good_levels]
@@ -129,11 +134,10 @@ class Controller:
         for _ in range(n):
             if self.stop_reason(pending=len(self.pending)) is not None:
                 break
-            seeds = self._open_seeds()
+            seeds = self._open_seeds(room=True)
             if not seeds:
                 break
-            load = {s: self.seeds[s].accepted + sum(
-                1 for v in self.pending.values() if v.startswith(f"{s}|")) for s in seeds}
+            load = {s: self.seeds[s].accepted + self._in_flight(s) for s in seeds}
             seed_id = min(seeds, key=lambda s: (load[s], self.rng.random()))
             st = self.seeds[seed_id]
             level, cell = self._level(st), self._cell(seed_id)
