@@ -34,6 +34,7 @@ class SolverConfig(StrictModel):
     max_turns: int = Field(default=4, ge=1)
     max_tokens: int = Field(default=256, ge=1)
     temperature: float | None = None
+    system_prompt: str | None = Field(default=None, description="replaces the agent's default")
     skill: float = Field(default=0.5, ge=0.0, le=1.0)
     latency_s: float = Field(default=0.0, ge=0.0, description="per step (kind: skill)")
 

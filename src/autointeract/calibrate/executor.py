@@ -62,7 +62,8 @@ class Participants:
             raise ValueError("an LLM solver needs an LLM client")
         acfg = AgentConfig(name=name, model=resolve_model(cfg.model, self.models),
                            tool_mode=cfg.tool_mode, max_turns=cfg.max_turns,
-                           max_tokens=cfg.max_tokens, temperature=cfg.temperature)
+                           max_tokens=cfg.max_tokens, temperature=cfg.temperature,
+                           system_prompt=cfg.system_prompt)
         return LLMAgent(acfg, client)
 
     def user_for(self, profile: UserProfile | None, client: LLMClient | None) -> UserSimulator:
