@@ -62,3 +62,20 @@ def test_ray_executor_matches_local():
         ray.shutdown()
     assert [t.episode_id for t in remote] == [t.episode_id for t in local]
     assert [t.reward for t in remote] == [t.reward for t in local]
+
+
+def test_submit_on_code_turns_a_whole_solution_into_a_submission():
+    from autointeract.calibrate.solvers import SubmitOnCode, is_whole_solution
+    from autointeract.rollout.fakes import ScriptedAgent
+
+    task = mock_tasks()[0]
+    code = "```python\ndef sum_even(nums):\n    return sum(x for x in nums if x % 2 == 0)\n```"
+    agent = SubmitOnCode(ScriptedAgent(["```python\nprint(1)\n```", code]))
+    st = agent.init_state(task, seed=0)
+    step, st = asyncio.run(agent.step([], st))
+    assert not step.submitted and step.message.tool_calls[0].name == "run_python"
+    step, st = asyncio.run(agent.step([], st))
+    assert step.submitted and step.solution.startswith("def sum_even")
+    assert step.message.meta["inferred_submit"]
+    assert is_whole_solution(mock_tasks()[2], "import sys\nprint(len(sys.stdin.read().split()))")
+    assert not is_whole_solution(mock_tasks()[2], "print(3)")

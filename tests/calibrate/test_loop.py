@@ -33,7 +33,7 @@ def test_rerun_is_a_noop_and_reproducible(tmp_path, quick):
     cfg = quick(controller={"max_candidates": 5})
     a = run_calibration(cfg, run_dir=tmp_path / "a", client=None, seed=4)
     again = run_calibration(cfg, run_dir=tmp_path / "a", client=None, seed=4)
-    b = run_calibration(cfg, run_dir=tmp_path / "b", client=None, seed=4)
+    run_calibration(cfg, run_dir=tmp_path / "b", client=None, seed=4)
     assert again["candidates"] == a["candidates"] and again["episodes"] == a["episodes"]
     def outcomes(d):
         return sorted((r["candidate_id"], r["outcome"]["status"], r["outcome"]["task_id"],

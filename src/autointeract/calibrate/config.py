@@ -35,6 +35,9 @@ class SolverConfig(StrictModel):
     max_tokens: int = Field(default=256, ge=1)
     temperature: float | None = None
     system_prompt: str | None = Field(default=None, description="replaces the agent's default")
+    submit_on_code: bool = Field(
+        default=False, description="a bare python block that is a whole solution counts as a "
+        "submission (for small models that skip the SUBMIT line)")
     skill: float = Field(default=0.5, ge=0.0, le=1.0)
     latency_s: float = Field(default=0.0, ge=0.0, description="per step (kind: skill)")
 

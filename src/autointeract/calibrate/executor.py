@@ -64,7 +64,12 @@ class Participants:
                            tool_mode=cfg.tool_mode, max_turns=cfg.max_turns,
                            max_tokens=cfg.max_tokens, temperature=cfg.temperature,
                            system_prompt=cfg.system_prompt)
-        return LLMAgent(acfg, client)
+        agent: Agent = LLMAgent(acfg, client)
+        if cfg.submit_on_code:
+            from autointeract.calibrate.solvers import SubmitOnCode
+
+            agent = SubmitOnCode(agent)
+        return agent
 
     def user_for(self, profile: UserProfile | None, client: LLMClient | None) -> UserSimulator:
         """The simulated user, conditioned on ``profile``."""

@@ -39,14 +39,14 @@ def render_card(*, name: str, counts: dict[str, int], provenance: dict[str, Any]
     for s in ("tasks", "interactions", "sft", "rl"):
         body.append(f"| {s} | {counts.get(s, 0)} | {_DESCRIPTIONS[s].format(thr=thr)} |")
     body += ["", "## How it was made", "",
-             f"- seed problems: {provenance.get('seeds_source', 'n/a')}",
+             f"- seed problems: {_seeds(provenance)}",
              f"- weak solver: `{models.get('weak', 'n/a')}`; strong solver: "
              f"`{models.get('strong', 'n/a')}`",
              f"- simulated user: `{provenance.get('user', 'n/a')}`",
              f"- generator: `{models.get('generator', 'n/a')}`",
              f"- run seed: {provenance.get('seed')}, config hash: "
              f"`{provenance.get('config_hash', 'n/a')}`",
-             f"- candidates: {provenance.get('funnel', {})}", "",
+             f"- candidates: {_funnel(provenance.get('funnel') or {})}", "",
              "## Evaluation firewall", ""]
     if fw.get("enabled"):
         bench = ", ".join(fw.get("benchmarks") or []) or "(unnamed)"
@@ -61,6 +61,17 @@ def render_card(*, name: str, counts: dict[str, int], provenance: dict[str, Any]
              "tasks = load_dataset('REPO', 'tasks', split='train')", "```", "",
              "Versions and seeds are in `provenance.json`."]
     return "\n".join(header + [""] + body) + "\n"
+
+
+def _seeds(prov: dict[str, Any]) -> str:
+    src = prov.get("seeds_source") or {}
+    ids = prov.get("seed_ids") or []
+    fam = src.get("family", "n/a") if isinstance(src, dict) else str(src)
+    return f"{fam} ({len(ids)}: {', '.join(ids[:12])}{', ...' if len(ids) > 12 else ''})"
+
+
+def _funnel(f: dict[str, Any]) -> str:
+    return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in f.items()) or "n/a"
 
 
 __all__ = ["render_card"]
