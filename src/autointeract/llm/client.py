@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from autointeract.config import LLMConfig, ModelConfig
 from autointeract.errors import LLMError
 from autointeract.llm.cache import ResponseCache, request_key
+from autointeract.llm.providers import PROVIDERS as IN_PROCESS
 from autointeract.llm.usage import UsageTracker
 from autointeract.types import ToolCall
 
@@ -157,10 +158,11 @@ class LLMClient:
                 retries: int, use_cache: bool) -> Completion:
         out = _parse(resp, req["model"])
         out.latency_s = time.perf_counter() - t0
-        try:
-            out.cost_usd = float(_litellm().completion_cost(completion_response=resp) or 0.0)
-        except Exception:  # unknown model prices: no cost figure, never an error
-            out.cost_usd = 0.0
+        if req["model"].split("/", 1)[0] not in IN_PROCESS:  # in-process models cost nothing
+            try:
+                out.cost_usd = float(_litellm().completion_cost(completion_response=resp) or 0.0)
+            except Exception:  # unknown model prices: no cost figure, never an error
+                out.cost_usd = 0.0
         self.usage.record(stage, calls=1, retries=retries, prompt_tokens=out.prompt_tokens,
                           completion_tokens=out.completion_tokens, cost_usd=out.cost_usd,
                           latency_s=out.latency_s)

@@ -11,6 +11,7 @@ Each registers itself on construction and exposes ``.model``, the litellm model 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import threading
@@ -60,7 +61,7 @@ class ScriptedModel:
         self._lock = threading.Lock()
         self.model = register("scripted", name, self)
 
-    def reply(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> Reply:
+    def _next(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> Reply:
         with self._lock:
             self.requests.append({"messages": messages, **params})
             if self._i >= len(self.outputs):
@@ -69,9 +70,21 @@ class ScriptedModel:
                 self._i = 0
             out = self.outputs[self._i]
             self._i += 1
+        return _as_reply(out(messages) if callable(out) else out, messages)
+
+    def reply(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> Reply:
+        out = self._next(model, messages, params)
         if self.latency_s:
             time.sleep(self.latency_s)
-        return _as_reply(out(messages) if callable(out) else out, messages)
+        return out
+
+    async def areply(self, model: str, messages: list[dict[str, Any]],
+                     params: dict[str, Any]) -> Reply:
+        """Async path: the simulated latency does not hold a worker thread."""
+        out = self._next(model, messages, params)
+        if self.latency_s:
+            await asyncio.sleep(self.latency_s)
+        return out
 
 
 class ReplayModel:

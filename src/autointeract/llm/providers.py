@@ -97,6 +97,16 @@ def import_litellm() -> Any:
     return litellm
 
 
+def _as_provider_error(exc: Exception, model: str, provider: str) -> Exception:
+    """Simulated provider faults pass through; any other failure of an in-process model
+    becomes a non-retryable bad request."""
+    if type(exc).__module__.startswith(("litellm", "openai")):
+        return exc
+    litellm = import_litellm()
+    return litellm.BadRequestError(f"{type(exc).__name__}: {exc}", model=model,
+                                   llm_provider=provider)
+
+
 def _make_bridge(provider: str) -> Any:
     from litellm import CustomLLM
 
@@ -107,15 +117,19 @@ def _make_bridge(provider: str) -> Any:
             try:
                 reply = lookup(provider, model).reply(model, messages, params)
             except Exception as exc:
-                if type(exc).__module__.startswith(("litellm", "openai")):
-                    raise  # simulated provider faults pass through as they are
-                # a broken in-process model is not worth retrying
-                raise litellm.BadRequestError(f"{type(exc).__name__}: {exc}", model=model,
-                                              llm_provider=provider) from exc
+                raise _as_provider_error(exc, model, provider) from exc
             return to_model_response(reply, f"{provider}/{model}")
 
         async def acompletion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
-            return await asyncio.to_thread(self.completion, model, messages, *args, **kwargs)
+            handler = lookup(provider, model)
+            if not hasattr(handler, "areply"):  # blocking models run in a worker thread
+                return await asyncio.to_thread(self.completion, model, messages, *args, **kwargs)
+            params = dict(kwargs.get("optional_params") or {})
+            try:
+                reply = await handler.areply(model, messages, params)
+            except Exception as exc:
+                raise _as_provider_error(exc, model, provider) from exc
+            return to_model_response(reply, f"{provider}/{model}")
 
     return Bridge()
 
