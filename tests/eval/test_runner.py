@@ -190,3 +190,17 @@ def test_livecodebench_and_lcbpro_rows_run(tmp_path: Path, bad_agent: ScriptedAg
     assert res.report["overall"]["pass@1"] == 0.0 and res.report["overall"]["unverified_runs"] == 0
     rows = [json.loads(x) for x in (tmp_path / "tasks.jsonl").read_text().splitlines()]
     assert all(r["contest_date"] for r in rows)
+
+
+def test_with_docker_bound_tasks_run_in_their_image(tmp_path: Path) -> None:
+    from autointeract.eval.runner import _sandbox_groups
+    from autointeract.rollout.tasks import read_taskspecs
+
+    (dock,) = read_taskspecs(str(docker_task(tmp_path)))
+    plain = load_tasks("builtin")[:2]
+    c = cfg()
+    groups = _sandbox_groups(c, [*plain, dock], docker_ok=True)
+    assert [(g[0].sandbox, [t.task_id for t in g[1]]) for g in groups] == [
+        ({"kind": "local"}, [t.task_id for t in plain]),
+        ({"kind": "docker", "image": "example/image:1"}, ["docker-only"])]
+    assert len(_sandbox_groups(c, [*plain, dock], docker_ok=False)) == 1

@@ -32,9 +32,11 @@ app = typer.Typer(
 
 
 def _print(objs: list[Any]) -> None:
+    import sys
+
     from rich.console import Console
 
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 120)
     for o in objs:
         console.print(o)
 

@@ -114,34 +114,35 @@ def _label(d: Path, trajs: list[Trajectory]) -> str:
 
 
 def plot_compare(cmp: dict[str, Any], path: str | Path) -> Path:
-    """A PNG of each metric's delta (b − a) with its 95% interval, one panel per scale."""
+    """A PNG with one panel per metric: its delta (b − a) and 95% interval on its own scale
+    (blue where the interval excludes 0)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = [r for r in cmp["metrics"] + cmp["behavior"]["deltas"] if r.get("delta") is not None]
-    rates = [r for r in rows if r["metric"] in ("pass@1", "pass^k", "score", "reward",
-                                                "repeated_share", "formal_test")]
-    counts = [r for r in rows if r not in rates]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for ax, group, title in ((axes[0], rates, "rates (b − a)"), (axes[1], counts, "counts (b − a)")):
-        if not group:
-            ax.set_axis_off()
-            continue
-        names = [r["metric"] for r in group]
-        d = [r["delta"] for r in group]
-        lo = [r["delta"] - r["ci"][0] for r in group]
-        hi = [r["ci"][1] - r["delta"] for r in group]
-        colors = ["tab:green" if r["ci"][0] > 0 else "tab:red" if r["ci"][1] < 0 else "tab:gray"
-                  for r in group]
-        ax.barh(names, d, xerr=[lo, hi], color=colors, capsize=3)
+    ncols = 4
+    nrows = max(1, -(-len(rows) // ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 1.5 * nrows + 0.8),
+                             squeeze=False)
+    for ax, r in zip(axes.flat, rows, strict=False):
+        lo, hi = r["ci"]
+        sig = lo > 0 or hi < 0
+        ax.barh([0], [r["delta"]], xerr=[[r["delta"] - lo], [hi - r["delta"]]], capsize=4,
+                color="tab:blue" if sig else "tab:gray", height=0.5)
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_title(title)
-        ax.invert_yaxis()
+        span = max(abs(lo), abs(hi), abs(r["delta"])) * 1.3 or 1.0
+        ax.set_xlim(-span, span)
+        ax.set_yticks([])
+        ax.set_title(f"{r['metric']}: {r['delta']:+.3g}", fontsize=9)
+        ax.tick_params(axis="x", labelsize=7)
+    for ax in list(axes.flat)[len(rows):]:
+        ax.set_axis_off()
     labels = cmp.get("labels", {})
-    fig.suptitle(f"{labels.get('b', 'b')} vs {labels.get('a', 'a')} — "
-                 f"{cmp['pairing']['paired_runs']} paired runs, 95% paired bootstrap")
+    fig.suptitle(f"{labels.get('b', 'b')} − {labels.get('a', 'a')}: "
+                 f"{cmp['pairing']['paired_runs']} paired runs, 95% paired bootstrap over tasks",
+                 fontsize=10)
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, dpi=110)

@@ -18,6 +18,7 @@ from autointeract.types import Trajectory
 
 BREAKDOWNS = ("benchmark", "difficulty", "category")
 SHOWN = ("pass@1", "pass^k", "score", "user_correction", "turns", "tokens", "wall_s")
+HEADERS = {"unverified": "unverif.", "user_correction": "user corr.", "wall_s": "wall s"}
 
 
 def _by(rows: dict[str, dict[str, Any]], key: str) -> Callable[[Trajectory], str]:
@@ -107,7 +108,7 @@ def fmt(value: Any, metric: str = "") -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
-        if metric in ("tokens",):
+        if metric in ("tokens", "wall_s"):
             return f"{value:.0f}"
         if metric.endswith("share") or metric in ("pass@1", "pass^k", "score"):
             return f"{value:.3f}"
@@ -123,9 +124,9 @@ def report_tables(report: dict[str, Any]) -> list[Any]:
     title = (f"eval {meta.get('name', '')}: agent {meta.get('agent', '?')}, user "
              f"{meta.get('user', '?')}, k={meta.get('k', '?')}")
     t = Table(title=title)
-    t.add_column("benchmark")
+    t.add_column("benchmark", no_wrap=True)
     for col in ("tasks", "runs", "unverified", *SHOWN):
-        t.add_column(col, justify="right")
+        t.add_column(HEADERS.get(col, col), justify="right", no_wrap=True)
     rows = [("all", report["overall"]), *report.get("by_benchmark", {}).items()]
     for name, m in rows:
         t.add_row(name, str(m.get("tasks")), str(m.get("runs")), str(m.get("unverified_runs")),
