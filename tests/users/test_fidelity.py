@@ -44,3 +44,12 @@ def test_evaluate_fidelity_side_by_side(toy_sessions):
     assert seed.act_tvd > 0.5 and seed.pushback_delta < -0.5
     assert seed.discriminator_accuracy > 0.9 and fitted.discriminator_accuracy <= 0.6
     assert rep.real.pushback_rate == 1.0 and len(rep.samples) == 5
+
+
+def test_unchanged_prompt_is_not_simulated_twice(toy_sessions):
+    ex = extract_examples(toy_sessions[:2], max_per_session=2)
+    calls = []
+    rep = evaluate_fidelity(ex, {"seed": "same", "fitted": "same"},
+                            predict=lambda p, e: calls.append(e.id) or "no still broken")
+    assert len(calls) == len(ex)
+    assert rep.models["seed"] == rep.models["fitted"]

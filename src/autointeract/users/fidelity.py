@@ -174,15 +174,17 @@ def evaluate_fidelity(examples: Sequence[NextTurnExample], prompts: Mapping[str,
                             n_sessions=len({e.session_id for e in examples}),
                             real=turn_set_stats(real, real_acts, vocabulary=vocabulary))
     sims: dict[str, list[str]] = {}
+    by_prompt: dict[str, list[str]] = {}
     for label, prompt in prompts.items():
-        out: list[str] = []
-        for e in examples:
+        out = by_prompt.get(prompt, [])  # an unchanged prompt (fit found nothing better) reuses
+        for e in examples[len(out):]:
             try:
                 out.append(predict(prompt, e))
             except Exception:  # noqa: BLE001 - one failed call must not abort the evaluation
                 out.append("")
             if on_progress:
                 on_progress()
+        by_prompt[prompt] = out
         acts = [label_act(t, turn_index=e.turn_index, n_turns=e.n_turns) if t else "other"
                 for t, e in zip(out, examples, strict=True)]
         scores = [score_turn(t, e.real_turn, real_act=e.real_act, turn_index=e.turn_index,

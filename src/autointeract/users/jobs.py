@@ -87,7 +87,7 @@ def run_fidelity(sessions: Sequence[Session], um: UserModel, *, client: Any, mod
     prompts = {"seed": um.seed_prompt or SEED_BEHAVIOR_PROMPT, "fitted": um.behavior_prompt}
     adapter = UserPromptAdapter(client, model, max_tokens=max_tokens, seed=seed,
                                 stage="users.fidelity")
-    total, done = len(examples) * len(prompts), [0]
+    total, done = len(examples) * len(set(prompts.values())), [0]
 
     def tick() -> None:
         done[0] += 1
