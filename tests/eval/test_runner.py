@@ -204,3 +204,39 @@ def test_with_docker_bound_tasks_run_in_their_image(tmp_path: Path) -> None:
         ({"kind": "local"}, [t.task_id for t in plain]),
         ({"kind": "docker", "image": "example/image:1"}, ["docker-only"])]
     assert len(_sandbox_groups(c, [*plain, dock], docker_ok=False)) == 1
+
+
+def test_learned_user_from_a_folder(tmp_path: Path, bad_agent: ScriptedAgent) -> None:
+    from autointeract.config import LLMConfig
+    from autointeract.llm import LLMClient, ScriptedModel
+    from autointeract.users.artifact import save_user_model
+
+    folder = save_user_model(tmp_path / "terse", behavior_prompt="Be terse.",
+                             seed_prompt="Be a user.", scores={}, provenance={})
+    talk = ScriptedModel(["no thats still wrong"], cycle=True)
+    c = cfg(k=1, benchmarks=[{"family": "builtin", "limit": 1}],
+            user={"kind": "learned", "path": str(folder), "model": "sim"},
+            models={"sim": {"model": talk.model}})
+    client = LLMClient(LLMConfig(cache_dir=None, max_retries=0))
+    res = run_eval(c, client=client, out_dir=tmp_path / "out", agent=bad_agent, **QUIET)
+    (t,) = load_trajectories(tmp_path / "out")
+    assert t.user_model == "learned:terse" and res.report["meta"]["user"] == "learned:terse"
+    assert talk.requests and any(m.role == "user" and "wrong" in m.content for m in t.messages)
+
+
+@pytest.mark.skipif(not __import__("os").environ.get("AUTOINTERACT_SWE_TOGETHER"),
+                    reason="set AUTOINTERACT_SWE_TOGETHER to the SWE-Together task folders")
+@pytest.mark.skipif(docker_reachable()[0], reason="a docker engine answers here")
+def test_shared_swetogether_tasks_with_the_replay_user(tmp_path: Path) -> None:
+    agent = ScriptedAgent(["```bash\nls\n```", "I looked around; what should I change?"],
+                          name="looker")
+    c = cfg(k=1, user={"kind": "replay"}, agent={"max_turns": 4},
+            benchmarks=[{"name": "swe-together", "family": "swetogether",
+                         "source": "$AUTOINTERACT_SWE_TOGETHER", "limit": 2}])
+    res = run_eval(c, client=None, out_dir=tmp_path, agent=agent, **QUIET)
+    ov = res.report["overall"]
+    assert ov["runs"] == 2 and ov["unverified_runs"] == 2 and ov["pass@1"] is None
+    assert ov["turns"] > 1 and res.report["behavior"]["mean_retrieval_calls"] >= 1
+    for t in load_trajectories(tmp_path):
+        users = [m for m in t.messages if m.role == "user"]
+        assert users[0].meta["replay_source"].startswith("session:")
