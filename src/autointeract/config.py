@@ -17,7 +17,7 @@ import platform
 import sys
 from importlib import metadata
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -31,6 +31,16 @@ class StrictModel(BaseModel):
     """Base for every config: unknown fields are errors, not silently ignored."""
 
     model_config = ConfigDict(extra="forbid", protected_namespaces=())
+
+
+class FaultConfig(StrictModel):
+    """Inject provider faults into a model's calls (fault campaigns, resilience tests)."""
+
+    rate: float = Field(0.15, ge=0.0, le=1.0)
+    kinds: list[Literal["timeout", "rate_limit", "server_error", "malformed_json", "empty"]] = \
+        Field(default_factory=lambda: ["timeout", "rate_limit", "server_error",
+                                       "malformed_json", "empty"])
+    seed: int = 0
 
 
 class ModelConfig(StrictModel):
@@ -47,6 +57,7 @@ class ModelConfig(StrictModel):
     api_base: str | None = None
     api_key_env: str | None = None
     extra: dict[str, Any] = Field(default_factory=dict)
+    faults: FaultConfig | None = None  # e.g. -c models.weak.faults.rate=0.15
 
 
 class LLMConfig(StrictModel):

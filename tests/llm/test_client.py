@@ -130,3 +130,19 @@ def test_dspy_program_runs_through_client(tmp_path):
         pred = dspy.Predict("question -> answer")(question="6*7?")
     assert pred.answer == "42"
     assert c.usage.summary()["dspy"]["calls"] == 1
+
+
+def test_fault_config_routes_through_faulty_model_deterministically(tmp_path):
+    from autointeract.config import FaultConfig, ModelConfig
+
+    inner = ScriptedModel(["ok"], cycle=True)
+    cfg = ModelConfig(model=inner.model, faults=FaultConfig(rate=0.5, seed=4,
+                                                           kinds=["rate_limit", "empty"]))
+    outs = []
+    for _ in range(2):
+        c = client(tmp_path, max_retries=8)
+        outs.append([c.complete(cfg, [{"role": "user", "content": str(i)}], cache=False).content
+                     for i in range(12)])
+        assert c.usage.summary()["default"]["retries"] > 0
+    assert outs[0] == outs[1]  # same seed, same requests: the same faults
+    assert "" in outs[0] and "ok" in outs[0]  # empty replies reach the caller, 429s are retried

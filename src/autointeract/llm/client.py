@@ -106,14 +106,32 @@ class LLMClient:
         self._sync_slots = threading.BoundedSemaphore(self.config.max_concurrency)
         self._async_slots: dict[int, asyncio.Semaphore] = {}
         self._jitter = random.Random()
+        self._faulty: dict[tuple, Any] = {}
+        self._inner: dict[str, str] = {}  # fault/<name> -> wrapped model
+        self._fault_lock = threading.Lock()
 
     # -- requests -----------------------------------------------------------------------
+    def _route(self, m: ModelConfig) -> str:
+        """The litellm model string; a model with ``faults`` goes through a FaultyModel."""
+        if m.faults is None or m.faults.rate == 0:
+            return m.model
+        key = (m.model, m.faults.rate, tuple(m.faults.kinds), m.faults.seed)
+        with self._fault_lock:
+            if key not in self._faulty:
+                from autointeract.llm.fakes import FaultyModel
+
+                fm = FaultyModel(m.model, rate=m.faults.rate, kinds=m.faults.kinds,
+                                 seed=m.faults.seed)
+                self._faulty[key] = fm
+                self._inner[fm.model] = m.model
+            return self._faulty[key].model
+
     def build_request(self, model: ModelConfig | str, messages: list[dict[str, Any]], *,
                       tools: list[dict[str, Any]] | None = None,
                       response_format: dict[str, Any] | None = None, seed: int | None = None,
                       **overrides: Any) -> dict[str, Any]:
         m = ModelConfig(model=model) if isinstance(model, str) else model
-        req: dict[str, Any] = {"model": m.model, "messages": messages,
+        req: dict[str, Any] = {"model": self._route(m), "messages": messages,
                                "temperature": overrides.pop("temperature", m.temperature),
                                "max_tokens": overrides.pop("max_tokens", m.max_tokens)}
         if tools:
@@ -135,7 +153,7 @@ class LLMClient:
         key_env = model.api_key_env if isinstance(model, ModelConfig) else None
         if key_env:
             kw["api_key"] = os.environ.get(key_env)
-        if req["model"].startswith("local/"):
+        if self._inner.get(req["model"], req["model"]).startswith("local/"):
             kw["n_ctx"] = self.config.local_n_ctx
             if self.config.local_n_threads:
                 kw["n_threads"] = self.config.local_n_threads

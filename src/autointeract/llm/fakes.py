@@ -156,19 +156,31 @@ class FaultyModel:
         bad = set(kinds) - set(FAULT_KINDS)
         if bad:
             raise ValueError(f"unknown fault kinds {sorted(bad)}")
-        self.inner, self.rate, self.kinds = inner, rate, list(kinds)
-        self._rng = random.Random(seed)
+        self.inner, self.rate, self.kinds, self.seed = inner, rate, list(kinds), seed
+        self._seen: dict[str, int] = {}
         self._lock = threading.Lock()
         self.injected: dict[str, int] = {k: 0 for k in self.kinds}
         self.model = register("fault", name, self)
 
+    def draw(self, messages: list[dict[str, Any]], params: dict[str, Any]) -> str | None:
+        """The fault (or None) for this request: a pure function of the seed, the request and
+        how many times this request was already seen, so that concurrency and resumes replay
+        the same faults."""
+        key = ReplayModel.key(messages, params)
+        with self._lock:
+            n = self._seen.get(key, 0)
+            self._seen[key] = n + 1
+        rng = random.Random(f"{self.seed}:{key}:{n}")
+        kind = rng.choice(self.kinds) if rng.random() < self.rate else None
+        if kind:
+            with self._lock:
+                self.injected[kind] += 1
+        return kind
+
     def reply(self, model: str, messages: list[dict[str, Any]], params: dict[str, Any]) -> Reply:
         litellm = import_litellm()
 
-        with self._lock:
-            kind = self._rng.choice(self.kinds) if self._rng.random() < self.rate else None
-            if kind:
-                self.injected[kind] += 1
+        kind = self.draw(messages, params)
         if kind == "timeout":
             raise litellm.Timeout("injected timeout", model=model, llm_provider="fault")
         if kind == "rate_limit":
