@@ -11,8 +11,8 @@ band and bisects it: a task too easy for the weak solver raises ``lo`` above its
 (more hidden requirements, vaguer opening, added constraints), one too hard for the strong
 solver lowers ``hi``. Undecided or discarded candidates are retried a few times per level.
 A seed's first level is the mean accepted level of the other seeds (else ``start_level``).
-Seeds and profile cells with the fewest accepted tasks are proposed first, so accepted tasks
-spread out. Budgets count candidates, episodes, tokens and wall time. The whole state,
+Seeds and profile cells with the fewest accepted tasks are proposed first (ties: seeds in the
+given order, cells at random), so accepted tasks spread out. Budgets count candidates, episodes, tokens and wall time. The whole state,
 random generator included, is a JSON dict (:meth:`state_dict`), so a run resumes exactly.
 """
 
@@ -138,7 +138,7 @@ class Controller:
             if not seeds:
                 break
             load = {s: self.seeds[s].accepted + self._in_flight(s) for s in seeds}
-            seed_id = min(seeds, key=lambda s: (load[s], self.rng.random()))
+            seed_id = min(seeds, key=lambda s: (load[s], self.seed_ids.index(s)))
             st = self.seeds[seed_id]
             level, cell = self._level(st), self._cell(seed_id)
             self.n_asked += 1
