@@ -56,6 +56,11 @@ def test_fit_and_fidelity_on_shipped_sample_copy(tmp_path, capsys):
     assert rep["n_examples"] >= 2 and not rep["heldout"]["overlaps_training"]
     assert rep["heldout"]["excluded_training"] >= 1
     assert 0.0 <= rep["models"]["fitted"]["act_tvd"] <= 1.0
+    code, out, err = run_cli(["users", "fidelity", "-s", str(tasks), "-u", str(tmp_path / "um" / "cli"),
+                              "--max-examples", "4", "--cache-dir", ""], capsys)
+    assert code == 0, err
+    assert "discriminator acc" in out and "seed" in out and "fitted" in out
+    assert "held-out turns" in out
 
 
 def test_cli_on_unseen_shared_task_folders(shared_tasks, tmp_path, capsys):

@@ -207,14 +207,20 @@ def report_rows(report: FidelityReport) -> list[tuple[str, list[Any]]]:
     def r(x: float | None) -> float | None:
         return None if x is None else round(x, 3)
 
+    def stat(name: str) -> list[float | None]:
+        return [r(getattr(report.real, name)), *(r(getattr(m[k].stats, name)) for k in labels)]
+
+    def metric(name: str) -> list[float | None]:
+        return [None, *(r(getattr(m[k], name)) for k in labels)]
+
     return [
-        ("pushback rate", [r(report.real.pushback_rate), *(r(m[k].stats.pushback_rate) for k in labels)]),
-        ("words/turn (mean)", [r(report.real.words_mean), *(r(m[k].stats.words_mean) for k in labels)]),
-        ("typo rate", [r(report.real.typo_rate), *(r(m[k].stats.typo_rate) for k in labels)]),
-        ("act TVD (lower better)", [None, *(m[k].act_tvd for k in labels)]),
-        ("pushback delta", [None, *(m[k].pushback_delta for k in labels)]),
-        ("words Wasserstein", [None, *(m[k].words_wasserstein for k in labels)]),
-        ("words KS", [None, *(m[k].words_ks for k in labels)]),
-        ("discriminator acc (0.5 best)", [None, *(r(m[k].discriminator_accuracy) for k in labels)]),
-        ("next-turn score", [None, *(m[k].next_turn_score for k in labels)]),
+        ("pushback rate", stat("pushback_rate")),
+        ("words/turn (mean)", stat("words_mean")),
+        ("typo rate", stat("typo_rate")),
+        ("act TVD (lower better)", metric("act_tvd")),
+        ("pushback delta", metric("pushback_delta")),
+        ("words Wasserstein", metric("words_wasserstein")),
+        ("words KS", metric("words_ks")),
+        ("discriminator acc (0.5 best)", metric("discriminator_accuracy")),
+        ("next-turn score", metric("next_turn_score")),
     ]
