@@ -38,6 +38,7 @@ def test_pass_at_1_and_pass_hat_k() -> None:
     s = summarize(runs)
     assert s["pass@1"] == pytest.approx(0.5)            # mean of 1, .5, 0
     assert s["pass^k"] == pytest.approx(1 / 3)          # only task a passes every run
+    assert s["pass@k"] == pytest.approx(2 / 3)          # a and b pass at least once
     assert s["score"] == pytest.approx((1 + 0.75 + 0.5) / 3)
     assert s["tasks"] == 3 and s["runs"] == 6 and s["unverified_runs"] == 0
 

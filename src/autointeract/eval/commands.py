@@ -147,5 +147,6 @@ def compare_cmd(
         title="behavior (Table 4) of both sides")])
     p = cmp["pairing"]
     if p["only_a"] or p["only_b"]:
-        typer.echo(f"note: {p['only_a']} run(s) only in A and {p['only_b']} only in B were left out")
+        typer.echo(f"note: {p['only_a']} run(s) only in A and {p['only_b']} only in B "
+                   "were left out")
     typer.echo(f"wrote {dest / 'compare.json'} and {png}")

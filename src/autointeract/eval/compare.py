@@ -48,7 +48,8 @@ def behavior_per_task(trajs: list[Trajectory], refs: dict[str, Any]
     """Per-task means of the per-run behavior quantities (for paired comparison)."""
     groups: dict[str, list[Any]] = {}
     for t in trajs:
-        groups.setdefault(t.task_id, []).append(run_behavior(t, reference_patch=refs.get(t.task_id)))
+        beh = run_behavior(t, reference_patch=refs.get(t.task_id))
+        groups.setdefault(t.task_id, []).append(beh)
     out: dict[str, dict[str, float | None]] = {}
     for tid, runs in groups.items():
         def mean(vals: list[float | None]) -> float | None:

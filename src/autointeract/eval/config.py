@@ -84,7 +84,9 @@ class EvalConfig(StrictModel):
 
     def seed_list(self) -> list[int]:
         """The episode seeds: ``seeds`` when given, else ``seed .. seed+k-1``."""
-        return list(self.seeds) if self.seeds is not None else [self.seed + i for i in range(self.k)]
+        if self.seeds is not None:
+            return list(self.seeds)
+        return [self.seed + i for i in range(self.k)]
 
     def resolve_model(self, model: ModelConfig | str | None) -> ModelConfig | str | None:
         """A name from ``models`` becomes its config; litellm strings pass through."""

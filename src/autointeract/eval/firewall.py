@@ -181,8 +181,9 @@ class Firewall:
     def check_task(self, task: TaskSpec) -> FirewallMatch | None:
         """Check every identifying text of ``task`` (see :func:`task_texts`), counted; with a
         ``cutoff_date``, a task dated on or after it is refused too."""
-        if self.cutoff_date and task.meta.get("contest_date"):
-            if as_date(task.meta["contest_date"]) >= as_date(self.cutoff_date):  # type: ignore[operator]
+        when = as_date(task.meta.get("contest_date"))
+        if self.cutoff_date and when is not None:
+            if when >= as_date(self.cutoff_date):  # type: ignore[operator]
                 m = FirewallMatch("after_cutoff", task.task_id, 1.0, False)
                 with self._lock:
                     self.checked += 1

@@ -1,8 +1,9 @@
 """Evaluation metrics over trajectories, and paired comparison with bootstrap intervals.
 
 Pure functions. Trajectories are grouped by task; with k runs per task, pass@1 is the mean
-over tasks of (passed runs / k) — the unbiased pass@1 estimator — and pass^k is the share
-of tasks whose k runs all pass. A run "passes" when its verifier passed every criterion;
+over tasks of (passed runs / k) — the unbiased pass@1 estimator — pass@k the share of
+tasks with at least one passing run, and pass^k the share of tasks whose k runs all pass.
+A run "passes" when its verifier passed every criterion;
 unverified runs (no docker engine for a docker-bound task) are reported apart, never as
 failures.
 """
@@ -17,7 +18,8 @@ import numpy as np
 
 from autointeract.types import Trajectory
 
-METRICS = ("pass@1", "pass^k", "score", "user_correction", "turns", "tokens", "wall_s", "reward")
+METRICS = ("pass@1", "pass@k", "pass^k", "score", "user_correction", "turns", "tokens",
+           "wall_s", "reward")
 
 
 def _verified(t: Trajectory) -> bool:
@@ -28,7 +30,7 @@ def _turns(t: Trajectory) -> int:
     return sum(1 for m in t.messages if m.role == "assistant")
 
 
-PASS_METRICS = ("pass@1", "pass^k", "score", "reward")
+PASS_METRICS = ("pass@1", "pass@k", "pass^k", "score", "reward")
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -43,9 +45,10 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 
 def per_task(trajs: Iterable[Trajectory]) -> dict[str, dict[str, float | None]]:
-    """Per-task means of every metric (pass^k as all-runs-passed).
+    """Per-task means of every metric: pass@k is "some run passed", pass^k "every run
+    passed" (k = the task's verified runs).
 
-    Pass metrics (pass@1, pass^k, score, reward) use verified runs only and are None for a
+    Pass metrics (pass@1, pass@k, pass^k, score, reward) use verified runs only and are None for a
     task none of whose runs could be verified; conversation metrics (user correction, turns,
     tokens, wall time) use every run. ``k`` counts verified runs, ``runs`` all of them.
     """
@@ -58,6 +61,7 @@ def per_task(trajs: Iterable[Trajectory]) -> dict[str, dict[str, float | None]]:
         passed = [bool(t.verifier and t.verifier.passed) for t in ts]
         row: dict[str, float | None] = {
             "pass@1": float(np.mean(passed)) if ts else None,
+            "pass@k": float(any(passed)) if ts else None,
             "pass^k": float(all(passed)) if ts else None,
             "score": float(np.mean([t.verifier.score for t in ts if t.verifier])) if ts else None,
             "user_correction": float(np.mean([t.user_correction for t in runs])),
@@ -118,7 +122,8 @@ def summarize(trajs: list[Trajectory], *, category: Callable[[Trajectory], str] 
     return out
 
 
-def paired_bootstrap(a: dict[str, dict[str, float | None]], b: dict[str, dict[str, float | None]], *,
+def paired_bootstrap(a: dict[str, dict[str, float | None]],
+                     b: dict[str, dict[str, float | None]], *,
                      metric: str, n_boot: int = 2000, seed: int = 0, alpha: float = 0.05
                      ) -> dict[str, Any]:
     """Delta (b − a) of ``metric`` over the tasks both runs share, with a paired bootstrap CI.

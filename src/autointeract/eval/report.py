@@ -17,7 +17,7 @@ from autointeract.eval.metrics import per_task, summarize
 from autointeract.types import Trajectory
 
 BREAKDOWNS = ("benchmark", "difficulty", "category")
-SHOWN = ("pass@1", "pass^k", "score", "user_correction", "turns", "tokens", "wall_s")
+SHOWN = ("pass@1", "pass@k", "pass^k", "score", "user_correction", "turns", "tokens", "wall_s")
 HEADERS = {"unverified": "unverif.", "user_correction": "user corr.", "wall_s": "wall s"}
 
 
@@ -110,7 +110,7 @@ def fmt(value: Any, metric: str = "") -> str:
     if isinstance(value, float):
         if metric in ("tokens", "wall_s"):
             return f"{value:.0f}"
-        if metric.endswith("share") or metric in ("pass@1", "pass^k", "score"):
+        if metric.endswith("share") or metric in ("pass@1", "pass@k", "pass^k", "score"):
             return f"{value:.3f}"
         return f"{value:.2f}"
     return str(value)

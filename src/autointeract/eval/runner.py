@@ -205,7 +205,8 @@ def run_eval(cfg: EvalConfig, *, client: LLMClient | None, out_dir: str | Path,
                       notes=notes)
 
 
-def _sandbox_groups(cfg: EvalConfig, tasks: list[TaskSpec], docker_ok: bool) -> list[tuple[Any, list[TaskSpec]]]:
+def _sandbox_groups(cfg: EvalConfig, tasks: list[TaskSpec],
+                    docker_ok: bool) -> list[tuple[Any, list[TaskSpec]]]:
     """Tasks grouped by sandbox: docker-bound tasks run in their own image when an engine
     answers; everything else in the configured sandbox."""
     plain = [t for t in tasks if not (docker_ok and docker_bound(t) and t.verifier.docker_image)]

@@ -72,7 +72,7 @@ def run(ctx: Any, params: dict[str, Any]) -> dict[str, Any]:
         "out_dir": str(out_dir), "new_episodes": res.new, "skipped": res.skipped,
         "failed": [f"{e}: {m}" for e, m in res.failed], "notes": res.notes,
         **{m: overall.get(m) for m in ("tasks", "runs", "unverified_runs", "pass@1",
-                                       "pass@1_ci", "pass^k", "score", "user_correction",
+                                       "pass@1_ci", "pass@k", "pass^k", "score", "user_correction",
                                        "turns", "tokens")}}
     if cfg.compare_to:
         summary["compare"] = _compare(ctx, cfg, out_dir)
