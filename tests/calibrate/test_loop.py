@@ -68,3 +68,19 @@ def test_recheck_reports_share_still_in_band(tmp_path, quick):
     assert (tmp_path / "recheck.jsonl").exists()
     again = recheck_run(tmp_path, cfg=full, offset=500)  # resumes: nothing rerun
     assert again["rows"] == rep["rows"]
+
+
+def test_firewalled_benchmark_never_becomes_a_task(tmp_path, quick):
+    from autointeract.calibrate.run import generate_tasks
+
+    fw = {"benchmarks": [{"name": "heldout-bench", "family": "builtin",
+                          "options": {"ids": ["count-vowels"]}}]}
+    cfg = quick(firewall=fw, controller={"max_candidates": 4})
+    s = generate_tasks(cfg, run_dir=tmp_path, client=None, models={}, seed=0, log=lambda m: None)
+    seeds = {r["proposal"]["seed_id"] for r in RecordStore(tmp_path / CANDIDATES)}
+    assert "count-vowels" not in seeds and seeds
+    card = (tmp_path / "dataset" / "README.md").read_text()
+    assert "heldout-bench" in card and "Refused: 1 seed problems" in card
+    prov = json.loads((tmp_path / "dataset" / "provenance.json").read_text())
+    assert prov["firewall"]["refused_seeds"] == ["count-vowels"]
+    assert s["dataset"]["counts"]["interactions"] == s["episodes"]

@@ -51,7 +51,8 @@ def render_card(*, name: str, counts: dict[str, int], provenance: dict[str, Any]
     if fw.get("enabled"):
         bench = ", ".join(fw.get("benchmarks") or []) or "(unnamed)"
         body += [f"Items were checked against the evaluation firewall for: {bench}.",
-                 f"Refused: {fw.get('refused_generation', 0)} candidate variants at generation, "
+                 f"Refused: {len(fw.get('refused_seeds') or [])} seed problems, "
+                 f"{fw.get('refused_generation', 0)} candidate variants at generation, "
                  f"{fw.get('refused_tasks', 0)} tasks and {fw.get('refused_sft', 0)} SFT "
                  "conversations at writing."]
     else:
