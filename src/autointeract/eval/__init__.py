@@ -9,6 +9,7 @@ and the firewall that keeps benchmark items out of generation and training.
 - :mod:`~autointeract.eval.behavior` -- the reference paper's Table-4 behavior metrics.
 - :mod:`~autointeract.eval.compare` -- two evaluations: deltas with intervals, the plot.
 - :mod:`~autointeract.eval.firewall` -- fingerprints of registered benchmarks;
+  :mod:`~autointeract.eval.audit` -- leak audit of a finished dataset;
   :mod:`~autointeract.eval.timesplit` -- the time-segmented split.
 
 Submodules import lazily; importing this package loads nothing heavy.

@@ -150,3 +150,48 @@ def compare_cmd(
         typer.echo(f"note: {p['only_a']} run(s) only in A and {p['only_b']} only in B "
                    "were left out")
     typer.echo(f"wrote {dest / 'compare.json'} and {png}")
+
+
+@app.command("audit")
+def audit_cmd(
+    config: Annotated[Path, typer.Argument(help="The eval YAML whose benchmarks are checked "
+                                           "for (its benchmarks: section).")],
+    data: Annotated[list[Path], typer.Argument(help="Dataset folders (their *.jsonl) or JSONL "
+                                               "files: tasks, RL rows, SFT rows, TaskSpecs.")],
+    overrides: Annotated[list[str] | None, typer.Option(
+        "-c", "--config", help="Dotted override of the eval config.")] = None,
+    threshold: Annotated[float, typer.Option(help="Containment at which a row matches.")] = 0.5,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the audit as JSON.")] = None,
+) -> None:
+    """Check that no row of a training dataset matches a benchmark of this evaluation.
+
+    Exits 1 when a row matches (so CI can gate on it) and lists the matches.
+
+    Examples:
+
+      autointeract eval audit eval.yaml runs/generate/dataset
+
+      autointeract eval audit pipelines/eval_builtin.yaml runs/gen/dataset/rl.jsonl
+    """
+    from autointeract.config import load_config, read_yaml
+    from autointeract.eval.audit import audit_paths, firewall_for
+    from autointeract.eval.config import EvalConfig
+
+    raw = read_yaml(config)
+    if "stages" in raw:  # a pipeline: the union of its eval stages' benchmarks
+        benches = [b for st in raw["stages"] if st.get("stage") == "eval"
+                   for b in (st.get("params") or {}).get("benchmarks", [])]
+        benches = list({json.dumps(b, sort_keys=True): b for b in benches}.values())
+        cfg = EvalConfig.model_validate({"benchmarks": benches or [{"family": "builtin"}]})
+    else:
+        cfg = load_config(EvalConfig, config, overrides)
+    res = audit_paths(data, firewall_for(cfg, threshold=threshold))
+    if out:
+        out.write_text(json.dumps(res, indent=2), encoding="utf-8")
+    for leak in res["leaks"][:20]:
+        typer.echo(f"LEAK {leak['file']}:{leak['line']} {leak['id']} -> {leak['match']}")
+    n = len(res["leaks"])
+    typer.echo(f"{res['rows']} rows in {len(res['files'])} file(s) checked against "
+               f"{sum(res['firewall']['benchmarks'].values())} benchmark items: {n} match(es)")
+    if n:
+        raise typer.Exit(1)
