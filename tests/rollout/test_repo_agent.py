@@ -67,3 +67,21 @@ def test_repo_agent_early_submit_gets_requirement(repo_task, client):
     assert not t.verifier.passed and t.verifier.score == 0.5
     assert t.user_acts[1] == "new_requirement"  # the failing gate maps to requirement 0
     assert t.finish_reason == "max_turns" and t.reward == 0.5
+
+
+def test_agent_sees_the_workspace_not_the_task_folder(client):
+    """A SWE-Together-format task: the agent's sandbox holds environment/repo only — the
+    reference patch, the recorded session and the hidden tests stay out of reach."""
+    from autointeract.scenarios import load_tasks
+
+    root = Path(__file__).resolve().parents[2]
+    task = load_tasks("swetogether", str(root / "scenarios" / "swetogether_local"))[0]
+    agent, _ = _agent(client, ["```bash\nls -a . tests\n```",
+                               "```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```"])
+    t = asyncio.run(run_episode(task, agent, PromptedUser(), seed=0, config=EpisodeConfig()))
+    listing = [m.content for m in t.messages if m.role == "tool"][0]
+    assert "slugkit" in listing
+    for secret in ("reference_patch.json", "original_session.json", "oracle_intents.json",
+                   "test.sh", "canonical_goals.json"):
+        assert secret not in listing
+    assert t.verifier is not None and t.verifier.verified

@@ -267,7 +267,10 @@ async def run_episode(task: TaskSpec, agent: Agent, user: UserSimulator, *, seed
     loop = _Loop(st, agent, user, cfg, verify_fn)
     try:
         if loop.repo and task.verifier.repo_dir:
-            await asyncio.to_thread(copy_into, sb, task.verifier.repo_dir, dest=cfg.repo_path)
+            # the agent starts from the task's workspace only: never the task folder, whose
+            # reference patch, recorded session and hidden tests must stay out of reach
+            start = task.verifier.meta.get("workspace_dir") or task.verifier.repo_dir
+            await asyncio.to_thread(copy_into, sb, start, dest=cfg.repo_path)
         try:
             async with asyncio.timeout(cfg.max_wall_s):
                 await loop.run()
