@@ -13,7 +13,7 @@ from autointeract.scenarios import load_tasks
 
 
 def test_loop_accepts_tasks_with_evidence(tmp_path, quick):
-    cfg = quick()
+    cfg = quick(controller={"max_candidates": 12})
     s = run_calibration(cfg, run_dir=tmp_path, client=None, seed=0)
     assert s["accepted"] >= 2 and s["candidates"] <= 12
     recs = list(RecordStore(tmp_path / CANDIDATES, key="candidate_id"))
