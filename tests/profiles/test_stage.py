@@ -41,3 +41,12 @@ def test_stage_reports_bad_params(tmp_path) -> None:
                          stages=[StageEntry(stage="profiles", params=nosrc)])
     with pytest.raises(ConfigError, match="no sessions"):
         run_pipeline(cfg, log=lambda _s: None)
+
+
+def test_profiles_stage_reads_the_history_stage_output(tmp_path) -> None:
+    params = {k: v for k, v in PARAMS.items() if k not in ("sessions", "remeasure")}
+    cfg = PipelineConfig(name="t", run_dir=str(tmp_path / "run"), llm=LLMConfig(cache_dir=None),
+                         stages=[StageEntry(stage="history", params={"source": str(SAMPLE_SESSIONS)}),
+                                 StageEntry(stage="profiles", params=params)])
+    ctx = run_pipeline(cfg, log=lambda _s: None)
+    assert ctx.outputs["profiles"]["n_elites"] >= 1

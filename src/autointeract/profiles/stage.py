@@ -44,7 +44,7 @@ def run(ctx: Any, params: dict[str, Any]) -> dict[str, Any]:
         The population summary (paths, coverage, QD score, real-user coverage, history).
     """
     cfg = ctx.stage_params(ProfilesStageConfig, params)
-    source = cfg.sessions or ctx.outputs.get("history", {}).get("sessions")
+    source = cfg.sessions or ctx.outputs.get("history", {}).get("sessions_path")
     if not source:
         raise ConfigError("no sessions: set params.sessions or run the history stage first",
                           file=ctx.config_file, field=f"stages.{ctx.stage_index}.params.sessions")
