@@ -46,3 +46,20 @@ def child_env() -> dict[str, str]:
             "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "src"),
                                                         os.environ.get("PYTHONPATH")]))}
 
+
+def toy_sessions(path: Path) -> Path:
+    """Six sessions whose real user is terse, lowercase and always pushes back."""
+    from autointeract.history.corpus import write_sessions_jsonl
+    from autointeract.types import Message, Session
+
+    replies = ["no thats still broken tests failing", "no still broken the tests fail",
+               "no its broken fix the tests", "no still failing fix it"]
+    sessions = []
+    for i in range(6):
+        msgs = [Message(role="user", content=f"fix the parser bug number {i}")]
+        for k, real in enumerate(replies):
+            msgs += [Message(role="assistant", content=f"I fixed it (attempt {k}). All done!"),
+                     Message(role="user", content=real)]
+        sessions.append(Session(id=f"s{i}", messages=msgs))
+    write_sessions_jsonl(sessions, path)
+    return path

@@ -17,7 +17,8 @@ from autointeract.config import ModelConfig
 from autointeract.llm import ScriptedModel
 from autointeract.pipeline import PipelineConfig, StageEntry, run_pipeline
 
-from .helpers import ALL_KINDS, RETRYABLE, fast_llm, injected, read_jsonl, with_faults
+from .helpers import (ALL_KINDS, RETRYABLE, fast_llm, injected, read_jsonl, toy_sessions,
+                      with_faults)
 
 
 def _run(tmp: Path, models: dict[str, ModelConfig], stages: list[dict[str, Any]], *,
@@ -78,23 +79,6 @@ def test_history_llm_labeler_under_faults(tmp_path: Path, sample_sessions: Path)
 
 # -- users_fit: GEPA fitting ---------------------------------------------------------------
 
-def _toy_sessions(path: Path) -> Path:
-    from autointeract.history.corpus import write_sessions_jsonl
-    from autointeract.types import Message, Session
-
-    replies = ["no thats still broken tests failing", "no still broken the tests fail",
-               "no its broken fix the tests", "no still failing fix it"]
-    sessions = []
-    for i in range(6):
-        msgs = [Message(role="user", content=f"fix the parser bug number {i}")]
-        for k, real in enumerate(replies):
-            msgs += [Message(role="assistant", content=f"I fixed it (attempt {k}). All done!"),
-                     Message(role="user", content=real)]
-        sessions.append(Session(id=f"s{i}", messages=msgs))
-    write_sessions_jsonl(sessions, path)
-    return path
-
-
 def _fit(tmp: Path, src: Path, *, rate: float, kinds: list[str]) -> tuple[Any, dict, str]:
     from autointeract.users.fakes import directive_following_user, feedback_reflector
 
@@ -112,7 +96,7 @@ def _fit(tmp: Path, src: Path, *, rate: float, kinds: list[str]) -> tuple[Any, d
 
 @pytest.mark.parametrize("kinds", [RETRYABLE, ALL_KINDS], ids=["retryable", "all-kinds"])
 def test_users_fit_under_faults(tmp_path: Path, kinds: list[str]) -> None:
-    src = _toy_sessions(tmp_path / "sessions.jsonl")
+    src = toy_sessions(tmp_path / "sessions.jsonl")
     _, clean, clean_prompt = _fit(tmp_path / "clean", src, rate=0, kinds=kinds)
     ctx, out, prompt = _fit(tmp_path / "faulty", src, rate=0.15, kinds=kinds)
     assert sum(injected(ctx.llm).values()) >= 3
