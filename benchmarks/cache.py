@@ -30,6 +30,7 @@ def run_once(pipeline: str, cache: str, run_dir: str) -> tuple[float, dict]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pipeline", default="pipelines/bench_cache.yaml")
+    ap.add_argument("--json", action="store_true", help="end with one machine-readable BENCH line")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
     w1, u1 = run_once(args.pipeline, str(tmp / "cache"), str(tmp / "run1"))
@@ -39,6 +40,10 @@ def main() -> None:
     print(f"{'LLM calls, first run':<34}{u1['calls']:>10}")
     print(f"{'served from cache, second run':<34}{share:>10.1%}  100%")
     print(f"{'wall time second/first':<34}{w2 / w1:>10.2f}  (lower is better)")
+    if args.json:
+        print("BENCH " + json.dumps({"benchmark": "cache", "calls_first": u1["calls"],
+                                     "calls_second": u2["calls"], "cached_share": share,
+                                     "wall_first_s": round(w1, 2), "wall_second_s": round(w2, 2)}))
 
 
 if __name__ == "__main__":

@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--confidence", type=float, default=0.9)
     ap.add_argument("--max-n", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", action="store_true", help="end with one machine-readable BENCH line")
     args = ap.parse_args(argv)
     band = BandConfig(confidence=args.confidence, max_n=args.max_n, batch=2, min_n=2)
     rng = random.Random(args.seed)
@@ -111,6 +112,13 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{r.name:<18}{r.accepted:>9}{r.precision:>10.3f}{r.recall:>8.3f}{r.episodes:>10}"
               f"{r.per_accepted:>14.1f}")
     match = next((r for r in post if r.precision >= seq.precision - 0.01), None)
+    if args.json:
+        import json
+
+        print("BENCH " + json.dumps({
+            "benchmark": "calibration", "sequential_per_accepted": seq.per_accepted,
+            "sequential_precision": seq.precision, "fixed_name": match.name if match else None,
+            "fixed_per_accepted": match.per_accepted if match else None}))
     if match is None:
         print(f"no fixed N up to 32 reaches the sequential precision {seq.precision:.3f}")
         return

@@ -78,6 +78,7 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=64)
     ap.add_argument("--latency", type=float, default=0.2)
     ap.add_argument("--no-llm-layer", action="store_true", help="only the engine case")
+    ap.add_argument("--json", action="store_true", help="end with one machine-readable BENCH line")
     args = ap.parse_args()
     n, lat = args.episodes, args.latency
     cases = ["engine"] if args.no_llm_layer else ["engine", "llm-layer"]
@@ -100,6 +101,9 @@ def main() -> None:
         print(f"{case}: {r['speedup']}x speed-up over sequential "
               f"({r['sequential_s']}s -> {r['concurrent_s']}s; goal >= 50x: {goal}), "
               f"heap peak {r['heap_peak_mb']} MB")
+    if args.json:
+        print("BENCH " + json.dumps({"benchmark": "concurrency", "episodes": n, "latency_s": lat,
+                                     "cases": report}))
 
 
 if __name__ == "__main__":

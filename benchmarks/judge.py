@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--evalplus-python", default=None,
                     help="an interpreter with evalplus installed (skipped when absent)")
+    ap.add_argument("--json", action="store_true", help="end with one machine-readable BENCH line")
     args = ap.parse_args(argv)
     with LocalSandbox() as probe:
         python, iso = probe.python, probe.isolation()
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'case':32} {'tests/s':>9} {'ratio':>7}")
     for name, rate in rates.items():
         print(f"{name:32} {rate:9.1f} {rate / base:7.2f}")
+    ev = None
     if args.evalplus_python:
         ev, note = evalplus_rate(args.evalplus_python, arrays)
         if ev is None:
@@ -133,6 +135,9 @@ def main(argv: list[str] | None = None) -> None:
         ratio = rates[name] / base
         print(f"goal: {name} / bare >= 0.70 -> {ratio:.2f} "
               f"{'OK' if ratio >= 0.7 else 'BELOW GOAL'}")
+    if args.json:
+        print("BENCH " + json.dumps({"benchmark": "judge", "tests_per_s": rates,
+                                     "evalplus_tests_per_s": ev}))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=64)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--models", nargs="*", default=["smollm2-135m", "qwen2.5-coder-0.5b"])
+    ap.add_argument("--json", action="store_true", help="end with one machine-readable BENCH line")
     args = ap.parse_args()
 
     from llama_cpp import Llama
@@ -60,6 +61,11 @@ def main() -> None:
     print(f"{'model':<22}{'layer tok/s':>12}{'direct tok/s':>14}{'ratio':>8}  goal")
     for name, lt, dt, r in rows:
         print(f"{name:<22}{lt:>12.1f}{dt:>14.1f}{r:>8.2f}  >= 0.9")
+    if args.json:
+        import json
+
+        print("BENCH " + json.dumps({"benchmark": "local_model", "models": {
+            name: {"layer_tps": lt, "direct_tps": dt, "ratio": r} for name, lt, dt, r in rows}}))
 
 
 if __name__ == "__main__":

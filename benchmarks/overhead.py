@@ -119,6 +119,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--local-episodes", type=int, default=4,
                     help="episodes of the cases that spawn a process per command")
+    ap.add_argument("--json", action="store_true", help="end with one machine-readable BENCH line")
     args = ap.parse_args()
     e, n, le = args.episodes, args.turns, args.local_episodes
     cases: dict[str, Callable[[], float | None]] = {
@@ -148,6 +149,8 @@ def main() -> None:
               f"{ms['engine+local'] / ms['mini+local']:.2f}")
     else:
         print("mini-swe-agent not installed: pip install 'autointeract[bench]' for the peer")
+    if args.json:
+        print("BENCH " + json.dumps({"benchmark": "overhead", "ms_per_turn": ms}))
 
 
 if __name__ == "__main__":
