@@ -31,7 +31,7 @@ SIZES: dict[str, list[str]] = {
     "overhead": ["--episodes", "10", "--turns", "25", "--rounds", "2", "--local-episodes", "2"],
     "concurrency": ["--episodes", "64", "--latency", "0.2"],
     "cache": [],
-    "local_model": ["--reps", "2", "--max-tokens", "24", "--models", "smollm2-135m"],
+    "local_model": ["--reps", "3", "--max-tokens", "48"],
 }
 
 
