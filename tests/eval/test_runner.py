@@ -118,9 +118,9 @@ def test_user_never_sees_an_unverified_check() -> None:
 
 
 def test_local_repo_task_records_its_diff(tmp_path: Path) -> None:
-    edit = ("```bash\ncd environment/repo && sed -i 's/_NON_ALNUM = /_NON_ALNUM  = /' "
+    edit = ("```bash\nsed -i 's/_NON_ALNUM = /_NON_ALNUM  = /' "
             "slugkit/__init__.py && grep -n NON_ALNUM slugkit/__init__.py\n```")
-    agent = ScriptedAgent([edit, "```bash\ncd environment/repo && python -m pytest -q\n```",
+    agent = ScriptedAgent([edit, "```bash\npython -m pytest -q\n```",
                            "Done."], name="editor")
     c = cfg(benchmarks=[{"family": "swetogether",
                          "source": str(ROOT / "scenarios" / "swetogether_local")}], k=1,

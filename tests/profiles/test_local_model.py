@@ -9,7 +9,7 @@ import pytest
 from autointeract.config import LLMConfig, ModelConfig
 from autointeract.llm import LLMClient
 from autointeract.profiles.measure import ProbeSet, measure_profile
-from autointeract.profiles.simulator import make_simulator_factory
+from autointeract.profiles.simulator import make_simulator_factory, word_budget
 from autointeract.types import UserProfile
 
 
@@ -25,4 +25,5 @@ def test_embedded_model_measurement_is_reproducible() -> None:
     b = asyncio.run(measure_profile(factory, prof, probes=probes))
     assert a.ok and a.n_user_turns == 2
     assert a.user_turns == b.user_turns and a.features == b.features  # seeded: same text again
-    assert all(len(t.split()) <= 6 for t in a.user_turns[0])  # word budget of verbosity 0.2
+    budget = word_budget(0.2)  # 7 words
+    assert all(len(t.split()) <= budget for t in a.user_turns[0])
