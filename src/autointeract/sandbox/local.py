@@ -204,7 +204,9 @@ class LocalSandbox:
 
     def _limits(self, timeout: float) -> lim.Limits:
         cfg = self.config
-        cpu = cfg.cpu_time_s if cfg.cpu_time_s is not None else timeout
+        # without an explicit CPU budget the wall clock binds; the CPU limit is a backstop a
+        # second later, so a busy loop reports "wall" rather than racing both limits
+        cpu = cfg.cpu_time_s if cfg.cpu_time_s is not None else timeout + 1.0
         procs = cfg.max_processes
         if self._uid is None and os.geteuid() != 0:  # NPROC counts the caller's processes
             procs += len(lim.pids_of_uid(os.getuid()))
