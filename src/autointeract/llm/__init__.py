@@ -5,7 +5,7 @@ Names are imported lazily so ``import autointeract.llm`` does not import litellm
 
 from __future__ import annotations
 
-from typing import Any
+from autointeract._lazy import lazy_exports
 
 _EXPORTS = {
     "LLMClient": "autointeract.llm.client",
@@ -21,9 +21,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        import importlib
-
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(name)
+__getattr__ = lazy_exports(_EXPORTS)

@@ -13,7 +13,7 @@ Names are imported lazily; importing this package loads nothing heavy.
 
 from __future__ import annotations
 
-from typing import Any
+from autointeract._lazy import lazy_exports
 
 _EXPORTS = {
     "LearnedUser": "autointeract.users.simulator",
@@ -32,9 +32,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        import importlib
-
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(name)
+__getattr__ = lazy_exports(_EXPORTS)
